@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The felt command. The TypeScript sources are compiled by `npm install`
+// (the prepare script) into build/; this file only loads that bundle.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const bundle = new URL('../build/felt.js', import.meta.url);
+if (!existsSync(fileURLToPath(bundle))) {
+  console.error('felt: build/felt.js is missing. Run `npm install` (or `npm run compile`) in the felt folder first.');
+  process.exit(1);
+}
+const { main } = await import(bundle.href);
+process.exitCode = await main(process.argv);

@@ -1,0 +1,49 @@
+/**
+ * The felt command line: a thin shell over library functions. Each command
+ * lives in cli/commands/ and registers itself here; this file owns the one
+ * error boundary that turns expected failures into a single line and an exit
+ * code.
+ */
+import { Command, CommanderError } from 'commander';
+import { ContentError, FeltError, describeError, formatProblem } from '../site/core/errors.ts';
+import { redactSecrets } from './secrets.ts';
+import { registerBuild } from './commands/build.ts';
+import { registerServe } from './commands/serve.ts';
+
+export function createProgram(): Command {
+  const program = new Command('felt')
+    .description('Content pipeline and static site generator for the felt magazine')
+    .version(process.env.npm_package_version ?? '0.1.0')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  registerBuild(program);
+  registerServe(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    return reportFailure(error);
+  }
+}
+
+function reportFailure(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // commander has already printed its message (unknown flag, --help, …).
+    return error.exitCode;
+  }
+  if (error instanceof ContentError) {
+    for (const problem of error.problems) console.error(redactSecrets(formatProblem(problem)));
+  }
+  if (error instanceof FeltError) {
+    console.error(`felt: ${redactSecrets(describeError(error))}`);
+    return 1;
+  }
+  console.error(`felt: unexpected failure, please report it: ${redactSecrets(describeError(error))}`);
+  if (process.env.FELT_DEBUG && error instanceof Error) console.error(redactSecrets(error.stack ?? ''));
+  return 70;
+}

@@ -1,0 +1,20 @@
+/**
+ * Keeps API keys and credentials out of everything felt prints. Values of
+ * secret-looking environment variables are replaced wherever they appear,
+ * and well-known key shapes are masked even when they came from elsewhere.
+ */
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
+const KEY_SHAPES = [/sk-[A-Za-z0-9_-]{8,}/g, /AIza[0-9A-Za-z_-]{20,}/g, /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g];
+
+export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= 6)
+    .map(([, value]) => value as string);
+}
+
+export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  let out = text;
+  for (const value of secretValues(env)) out = out.split(value).join('***');
+  for (const shape of KEY_SHAPES) out = out.replace(shape, '***');
+  return out;
+}

@@ -1,0 +1,83 @@
+/**
+ * One article file → a typed Article, or the problems that stop it.
+ * Checks here concern the file alone; checks across files (authors,
+ * categories, duplicate slugs) are in crossCheck.ts.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Problem } from '../core/errors.ts';
+import type { Article, ContentLocale } from '../core/types.ts';
+import { splitFrontmatter } from './frontmatter.ts';
+import { articleFrontmatterSchema, formatIssues } from './schemas.ts';
+
+/** Articles above this size are refused: no real article is this long. */
+export const MAX_ARTICLE_BYTES = 1024 * 1024;
+
+export interface ParsedArticle {
+  article?: Article;
+  problems: Problem[];
+}
+
+export function parseArticle(source: string, file: string, folderLocale: ContentLocale): ParsedArticle {
+  const problem = (message: string, extra: Partial<Problem> = {}): Problem => ({ file, message, severity: 'error', ...extra });
+  if (Buffer.byteLength(source) > MAX_ARTICLE_BYTES) {
+    return { problems: [problem(`file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, { hint: 'split it or remove what is not article text' })] };
+  }
+  if (source.includes('\u0000')) {
+    return { problems: [problem('file contains binary data (NUL bytes)', { hint: 'articles must be UTF-8 markdown text' })] };
+  }
+  if (source.trim() === '') {
+    return { problems: [problem('file is empty', { hint: 'add frontmatter between --- lines and a markdown body' })] };
+  }
+  let split;
+  try {
+    split = splitFrontmatter(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const line = /line (\d+)/.exec(String(error))?.[1];
+    return { problems: [problem(`frontmatter is not valid YAML: ${reason}`, { line: line ? Number(line) + 1 : 1, hint: 'check quoting and indentation' })] };
+  }
+  if (Object.keys(split.data).length === 0) {
+    return { problems: [problem('no frontmatter found', { line: 1, hint: 'start the file with --- and the fields title, slug, description, author, date, locale, entities' })] };
+  }
+  const result = articleFrontmatterSchema.safeParse(split.data);
+  if (!result.success) {
+    return {
+      problems: formatIssues(result.error).map(({ field, message }) =>
+        problem(`${field} ${message}`, { field, line: split.lines.get(field.split('.')[0] ?? '') }),
+      ),
+    };
+  }
+  const fm = result.data;
+  const problems: Problem[] = [];
+  const expectedSlug = path.basename(file, '.md');
+  if (fm.slug !== expectedSlug) {
+    problems.push(problem(`slug "${fm.slug}" differs from the file name "${expectedSlug}.md"`, { field: 'slug', line: split.lines.get('slug'), hint: `rename the file to ${fm.slug}.md or change the slug` }));
+  }
+  if (fm.locale !== folderLocale) {
+    problems.push(problem(`locale "${fm.locale}" differs from the folder articles/${folderLocale}`, { field: 'locale', line: split.lines.get('locale'), hint: 'move the file or fix the locale' }));
+  }
+  if (fm.updated && fm.updated < fm.date) {
+    problems.push(problem(`updated ${fm.updated} is before date ${fm.date}`, { field: 'updated', line: split.lines.get('updated') }));
+  }
+  if (split.body.trim() === '') {
+    problems.push(problem('the article has no text after its frontmatter', { field: 'body', line: split.bodyLine }));
+  }
+  if (problems.length) return { problems };
+  const article: Article = {
+    id: fm.slug,
+    file,
+    slug: fm.slug,
+    title: fm.title,
+    description: fm.description,
+    author: fm.author,
+    date: fm.date,
+    updated: fm.updated,
+    locale: fm.locale,
+    translationKey: fm.translationKey,
+    entities: fm.entities,
+    body: split.body,
+    digest: createHash('sha256').update(source).digest('hex'),
+  };
+  return { article, problems };
+}

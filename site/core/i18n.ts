@@ -1,0 +1,49 @@
+/**
+ * UI strings of the display locales (locales/{ui}.json). Components never
+ * hold visible text: they call t(key). A key missing in a locale falls back
+ * to English; `felt check` reports such gaps.
+ */
+import type { ContentLocale, Localized, UiLocale } from './types.ts';
+
+export type Messages = Record<string, string>;
+
+export interface Translator {
+  ui: UiLocale;
+  /** BCP 47 tag for html lang and Intl: "en-US", "tr-TR", … */
+  lang: string;
+  t(key: string, params?: Record<string, string | number>): string;
+  /** A Localized content value in this display locale. */
+  pick(value: Localized): string;
+  formatDate(iso: string): string;
+}
+
+export const DEFAULT_UI: Record<ContentLocale, UiLocale> = { en_US: 'en', ru_RU: 'ru', tr_TR: 'tr' };
+const LANG_TAG: Record<UiLocale, string> = { en: 'en-US', tr: 'tr-TR', ru: 'ru-RU', ko: 'ko-KR' };
+
+export function langTag(ui: UiLocale): string {
+  return LANG_TAG[ui];
+}
+
+/** hreflang / og:locale form of a content locale: en_US → en-US. */
+export function contentLangTag(locale: ContentLocale): string {
+  return locale.replace('_', '-');
+}
+
+export function createTranslator(ui: UiLocale, messages: Messages, fallback: Messages): Translator {
+  const dates = new Intl.DateTimeFormat(LANG_TAG[ui], { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return {
+    ui,
+    lang: LANG_TAG[ui],
+    t(key, params) {
+      const template = messages[key] ?? fallback[key];
+      if (template === undefined) throw new Error(`UI string "${key}" is missing from locales/en.json`);
+      return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
+    },
+    pick(value) {
+      return value[ui] ?? value.en;
+    },
+    formatDate(iso) {
+      return dates.format(new Date(`${iso}T00:00:00Z`));
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Where felt's own files are, wherever it is run from: the repository root
+ * holds locales/, prompts/, site/ (the client sources) and content/.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+function findRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('felt: cannot find its own package.json');
+    dir = parent;
+  }
+  return dir;
+}
+
+export const FELT_ROOT = findRoot();
+export const LOCALES_DIR = path.join(FELT_ROOT, 'locales');
+export const PROMPTS_DIR = path.join(FELT_ROOT, 'prompts');
+export const CLIENT_DIR = path.join(FELT_ROOT, 'site', 'client');
+export const STYLES_DIR = path.join(FELT_ROOT, 'site', 'styles');
+export const STATIC_DIR = path.join(FELT_ROOT, 'site', 'static');

@@ -1,0 +1,101 @@
+/**
+ * The typed data that flows between the build's stages:
+ * files → SiteContent (parsed, validated) → CategoryIndex → pages → HTML files.
+ */
+export const UI_LOCALES = ['en', 'tr', 'ru', 'ko'] as const;
+export type UiLocale = (typeof UI_LOCALES)[number];
+
+export const CONTENT_LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
+export type ContentLocale = (typeof CONTENT_LOCALES)[number];
+
+/** A string given per display locale; `en` is the fallback for the others. */
+export type Localized = { en: string } & Partial<Record<UiLocale, string>>;
+
+export interface HomeCounts {
+  moreAwesomeStuff: number;
+  ourBestStories: number;
+  updatedArticles: number;
+  pageSize: number;
+  perCategory: number;
+}
+
+export type SponsoredStyle = 'inline' | 'list' | 'block';
+
+export interface SiteSettings {
+  title: string;
+  tagline: Localized;
+  brand: string;
+  url: string;
+  email: string;
+  social: { video: string; social: string; photo: string };
+  locale: ContentLocale;
+  home: HomeCounts;
+  sponsored: { style: SponsoredStyle; limit?: number };
+  storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string };
+  proxy: { allow: string[] };
+  generation: { model: string; prices: Record<string, { input: number; output: number }> };
+}
+
+export interface CategoryNode {
+  key: string;
+  slug: string;
+  title: Localized;
+  description: Localized;
+  children: CategoryNode[];
+}
+
+export interface Author {
+  name: string;
+  slug: string;
+  description: string;
+  meta_title: string;
+  meta_description: string;
+}
+
+export interface InfoPage {
+  id: 'about-us' | 'privacy-policy' | 'terms';
+  ui: UiLocale;
+  title: string;
+  description: string;
+  body: string;
+  file: string;
+}
+
+export interface AdData {
+  sapeNewUrl: string;
+  sapeLinks: Record<string, string[]>;
+}
+
+export interface ArticleEntity {
+  category: string;
+  subcategories?: { subcategory: string; subsubcategories: string[] }[];
+}
+
+export interface Article {
+  /** Unique within one content locale: the slug. */
+  id: string;
+  file: string;
+  slug: string;
+  title: string;
+  description: string;
+  author: string;
+  date: string;
+  updated?: string;
+  locale: ContentLocale;
+  translationKey?: string;
+  entities: ArticleEntity[];
+  body: string;
+  /** Digest of the whole source file: the cache key of per-article work. */
+  digest: string;
+}
+
+export interface SiteContent {
+  root: string;
+  settings: SiteSettings;
+  categories: CategoryNode[];
+  authors: Author[];
+  pages: InfoPage[];
+  ads: AdData;
+  /** Articles of every content locale, keyed by locale. */
+  articles: Record<ContentLocale, Article[]>;
+}

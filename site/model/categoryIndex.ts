@@ -1,0 +1,83 @@
+/**
+ * The category index of SPEC section 3: every entity of an article whose
+ * category (normalised to camelCase) is configured files the article under
+ * (category, subcategory, subsubcategory). An unknown or absent subcategory
+ * files it under the category's "other".
+ */
+import type { Article, CategoryNode } from '../core/types.ts';
+import { toCamelCase } from './names.ts';
+
+export const OTHER = 'other';
+
+export interface IndexEntry {
+  category: string;
+  subcategory: string;
+  subsubcategory: string | null;
+  articleId: string;
+}
+
+export interface Placement {
+  category: CategoryNode;
+  subcategory: CategoryNode;
+  subsubcategories: string[];
+}
+
+export interface CategoryIndex {
+  entries: IndexEntry[];
+  /** Article ids per category key, newest first, without repeats. */
+  byCategory: Map<string, string[]>;
+  /** Article ids per "category/subcategory" key, newest first, without repeats. */
+  bySubcategory: Map<string, string[]>;
+  /** Where each article is filed, in the order of its entities. */
+  placements: Map<string, Placement[]>;
+}
+
+export function subcategoryKey(category: string, subcategory: string): string {
+  return `${category}/${subcategory}`;
+}
+
+/** Resolves an article's entities against the configured categories. */
+export function placeArticle(article: Pick<Article, 'entities'>, categories: CategoryNode[]): Placement[] {
+  const byKey = new Map(categories.map((c) => [c.key, c]));
+  const placements: Placement[] = [];
+  for (const entity of article.entities) {
+    const category = byKey.get(toCamelCase(entity.category));
+    if (!category) continue;
+    const children = new Map(category.children.map((c) => [c.key, c]));
+    const other = children.get(OTHER) ?? category.children[category.children.length - 1];
+    if (!other) continue;
+    const subs = entity.subcategories?.length ? entity.subcategories : [{ subcategory: OTHER, subsubcategories: [] }];
+    for (const sub of subs) {
+      const subcategory = children.get(toCamelCase(sub.subcategory)) ?? other;
+      placements.push({ category, subcategory, subsubcategories: sub.subsubcategories ?? [] });
+    }
+  }
+  return placements;
+}
+
+/** Builds the index; `articles` must be sorted newest first for the lists to be. */
+export function buildCategoryIndex(articles: Article[], categories: CategoryNode[]): CategoryIndex {
+  const index: CategoryIndex = { entries: [], byCategory: new Map(), bySubcategory: new Map(), placements: new Map() };
+  for (const category of categories) {
+    index.byCategory.set(category.key, []);
+    for (const child of category.children) index.bySubcategory.set(subcategoryKey(category.key, child.key), []);
+  }
+  for (const article of articles) {
+    const placements = placeArticle(article, categories);
+    index.placements.set(article.id, placements);
+    for (const { category, subcategory, subsubcategories } of placements) {
+      const subs = subsubcategories.length ? subsubcategories : [null];
+      for (const subsubcategory of subs) {
+        index.entries.push({ category: category.key, subcategory: subcategory.key, subsubcategory, articleId: article.id });
+      }
+      pushOnce(index.byCategory.get(category.key)!, article.id);
+      pushOnce(index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!, article.id);
+    }
+  }
+  return index;
+}
+
+/** Articles are filed one at a time, so a repeat can only be the last element. */
+function pushOnce(list: string[], id: string): void {
+  if (list[list.length - 1] !== id) list.push(id);
+}

@@ -1,0 +1,96 @@
+/**
+ * Article markdown → safe HTML plus the table of contents.
+ *
+ * The build's hot path uses markdown-it: it parses an article about ten times
+ * faster than unified/remark (0.4 ms against 4.4 ms per article on this
+ * machine, issue #5), which decides whether a 10,000-article build takes
+ * seconds or most of a minute. unified/remark-parse stays where content is
+ * analysed (generation checks in cli/generate).
+ *
+ * Markdown comes from an LLM and is untrusted: raw HTML is escaped, never
+ * passed through (html: false), and markdown-it's validateLink refuses
+ * javascript:, vbscript:, file: and non-image data: URLs.
+ */
+import MarkdownIt from 'markdown-it';
+import type Token from 'markdown-it/lib/token.mjs';
+import { slugify } from '../model/names.ts';
+
+export interface TocEntry {
+  id: string;
+  text: string;
+  level: 2 | 3;
+}
+
+export interface RenderedMarkdown {
+  html: string;
+  toc: TocEntry[];
+  words: number;
+  /** The first paragraph as plain text. */
+  firstParagraph: string;
+}
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: true });
+
+// External links leave the site: never pass the opener, never vouch for them.
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  const href = token.attrGet('href') ?? '';
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')) token.attrSet('rel', 'nofollow noopener noreferrer');
+  return defaultLinkOpen(tokens, idx, options, env, self);
+};
+
+// Images in LLM text would load from anywhere: show their alt text instead.
+md.renderer.rules.image = (tokens, idx) => md.utils.escapeHtml(tokens[idx]!.content);
+
+// Tables scroll sideways on phones instead of breaking the layout.
+md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+md.renderer.rules.table_close = () => '</table></div>\n';
+
+function inlineText(token: Token | undefined): string {
+  return (token?.children ?? []).filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('');
+}
+
+export function renderMarkdown(source: string): RenderedMarkdown {
+  const env = {};
+  const tokens = md.parse(source, env);
+  const toc: TocEntry[] = [];
+  const used = new Map<string, number>();
+  let firstParagraph = '';
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.type === 'heading_open') {
+      const text = inlineText(tokens[i + 1]);
+      const base = slugify(text) || 'section';
+      const seen = used.get(base) ?? 0;
+      used.set(base, seen + 1);
+      const id = seen ? `${base}-${seen + 1}` : base;
+      token.attrSet('id', id);
+      if (token.tag === 'h2' || token.tag === 'h3') toc.push({ id, text, level: token.tag === 'h2' ? 2 : 3 });
+      // A single h1 belongs to the page title; demote any in the body.
+      if (token.tag === 'h1') {
+        token.tag = 'h2';
+        const close = tokens.slice(i).find((t) => t.type === 'heading_close');
+        if (close) close.tag = 'h2';
+      }
+    } else if (!firstParagraph && token.type === 'paragraph_open') {
+      firstParagraph = inlineText(tokens[i + 1]);
+    }
+  }
+  return { html: md.renderer.render(tokens, md.options, env), toc, words: countWords(source), firstParagraph };
+}
+
+/** Markdown rendered inline (no wrapping paragraph), for short fields. */
+export function renderInline(source: string): string {
+  return md.renderInline(source);
+}
+
+export function countWords(text: string): number {
+  const matches = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu);
+  return matches ? matches.length : 0;
+}
+
+/** Minutes to read at 220 words a minute, never less than one. */
+export function readingMinutes(words: number): number {
+  return Math.max(1, Math.round(words / 220));
+}

@@ -1,0 +1,53 @@
+/**
+ * Sponsored links: third-party HTML from the ad network. It is sanitised to
+ * links and inline text; every link is marked sponsored and opens nothing
+ * with our window. The block's heading is chosen by a stable hash of the
+ * page path, so a page always shows the same one (SPEC section 1).
+ */
+import sanitizeHtml from 'sanitize-html';
+
+export const SPONSORED_HEADINGS = ['Sponsored Links', 'Partner Links', 'Recommended Sites', 'Related Resources'] as const;
+
+/** FNV-1a, 32 bit: tiny, stable across runs and platforms. */
+export function stableHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export function sponsoredHeadingIndex(pagePath: string): number {
+  return stableHash(pagePath) % SPONSORED_HEADINGS.length;
+}
+
+export function sponsoredHeading(pagePath: string): string {
+  return SPONSORED_HEADINGS[sponsoredHeadingIndex(pagePath)]!;
+}
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ['a', 'b', 'strong', 'i', 'em', 'span', 'small', 'br'],
+  // rel and target are set by transformTags below, which runs before this filter.
+  allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
+  allowedSchemes: ['http', 'https'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'svg', 'math', 'title'],
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'sponsored noopener', target: '_blank' } }),
+  },
+  exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href,
+};
+
+export function sanitizeAdHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** The link lists for a page, sanitised and capped, dropping what sanitised to nothing. */
+export function sponsoredLinksFor(links: Record<string, string[]>, pagePath: string, limit?: number): string[] {
+  const list = Object.hasOwn(links, pagePath) ? links[pagePath]! : [];
+  const clean = list.map(sanitizeAdHtml).filter((html) => /<a\s/.test(html));
+  return limit ? clean.slice(0, limit) : clean;
+}
