@@ -1,0 +1,30 @@
+/**
+ * Writes a file so that a reader sees either the old content or the new one,
+ * never half of it: the data goes to a temporary file in the same folder,
+ * is flushed, and is renamed over the target (rename is atomic on one file
+ * system). A crash leaves at most a stray ".felt-tmp" file, never a torn one.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export const TEMP_MARK = '.felt-tmp-';
+
+export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
+  const dir = path.dirname(file);
+  await mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `${TEMP_MARK}${randomBytes(6).toString('hex')}-${path.basename(file)}`);
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Storage failures as FeltErrors with a stable code, so callers can tell a
+ * lost race (a generation precondition) from a missing object or bad
+ * credentials, and the CLI prints one line.
+ */
+import { FeltError } from '../../site/core/errors.ts';
+
+export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
+export const NOT_FOUND = 'STORAGE_NOT_FOUND';
+
+export function preconditionFailed(where: string): FeltError {
+  return new FeltError(PRECONDITION_FAILED, `${where} changed since it was read (generation precondition failed)`, {
+    hint: 'someone else wrote it meanwhile; run the command again to see the new plan',
+  });
+}
+
+export function notFound(where: string): FeltError {
+  return new FeltError(NOT_FOUND, `${where} does not exist`);
+}
+
+export function isPreconditionFailed(error: unknown): boolean {
+  return error instanceof FeltError && error.code === PRECONDITION_FAILED;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof FeltError && error.code === NOT_FOUND;
+}

@@ -1,0 +1,150 @@
+/**
+ * Google Cloud Storage through @google-cloud/storage. Credentials and project
+ * are found the usual Google way (GOOGLE_APPLICATION_CREDENTIALS, the
+ * metadata server, gcloud); STORAGE_EMULATOR_HOST is honoured by the library
+ * itself, and an apiEndpoint from settings or flags points it elsewhere.
+ * A projectId is always passed so the library never goes looking for one.
+ */
+import { Storage as GoogleStorage, type File, type FileMetadata } from '@google-cloud/storage';
+import { FeltError } from '../../site/core/errors.ts';
+import { redactSecrets } from '../secrets.ts';
+import { notFound, preconditionFailed } from './errors.ts';
+import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
+
+export interface GcsOptions {
+  projectId: string;
+  apiEndpoint?: string;
+}
+
+const PAGE_SIZE = 1000;
+
+export class GcsStorage implements Storage {
+  readonly kind = 'gcs' as const;
+  readonly client: GoogleStorage;
+
+  constructor(options: GcsOptions) {
+    this.client = new GoogleStorage({ projectId: options.projectId, ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint } : {}) });
+  }
+
+  bucket(name: string): Bucket {
+    return new GcsBucket(this, name);
+  }
+
+  async listBuckets(): Promise<string[]> {
+    const [buckets] = await guard('listing buckets', () => this.client.getBuckets());
+    return buckets.map((b) => b.name).sort();
+  }
+}
+
+class GcsBucket implements Bucket {
+  readonly location: string;
+
+  constructor(private readonly storage: GcsStorage, readonly name: string) {
+    this.location = `gs://${name}`;
+  }
+
+  private file(name: string): File {
+    return this.storage.client.bucket(this.name).file(name);
+  }
+
+  async exists(): Promise<boolean> {
+    const [exists] = await guard(this.location, () => this.storage.client.bucket(this.name).exists());
+    return exists;
+  }
+
+  async create(): Promise<void> {
+    await guard(this.location, () => this.storage.client.createBucket(this.name));
+  }
+
+  async list(prefix: string): Promise<ObjectInfo[]> {
+    const bucket = this.storage.client.bucket(this.name);
+    const infos: ObjectInfo[] = [];
+    let pageToken: string | undefined;
+    do {
+      const [files, next] = await guard(this.location, () => bucket.getFiles({ prefix, autoPaginate: false, maxResults: PAGE_SIZE, pageToken }));
+      for (const file of files) infos.push(toInfo(file.metadata));
+      pageToken = (next as { pageToken?: string } | null)?.pageToken;
+    } while (pageToken);
+    return infos;
+  }
+
+  async stat(name: string): Promise<ObjectInfo | undefined> {
+    try {
+      const [metadata] = await guard(`${this.location}/${name}`, () => this.file(name).getMetadata());
+      return toInfo(metadata);
+    } catch (error) {
+      if (error instanceof FeltError && error.code === 'STORAGE_NOT_FOUND') return undefined;
+      throw error;
+    }
+  }
+
+  async read(name: string): Promise<Buffer> {
+    const [data] = await guard(`${this.location}/${name}`, () => this.file(name).download());
+    return data;
+  }
+
+  async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {
+    const file = this.file(name);
+    await guard(`${this.location}/${name}`, () =>
+      file.save(data, {
+        resumable: options.resumable ?? false,
+        contentType: options.contentType,
+        metadata: { contentType: options.contentType, cacheControl: options.cacheControl, metadata: options.metadata ?? {} },
+        preconditionOpts: options.ifGenerationMatch === undefined ? undefined : { ifGenerationMatch: options.ifGenerationMatch },
+        validation: 'md5',
+      }),
+    );
+    return toInfo(file.metadata);
+  }
+
+  async copyTo(name: string, target: Bucket, targetName: string, options: { ifGenerationMatch?: string | number } = {}): Promise<ObjectInfo> {
+    const destination = this.storage.client.bucket(target.name).file(targetName);
+    const preconditionOpts = options.ifGenerationMatch === undefined ? undefined : { ifGenerationMatch: options.ifGenerationMatch };
+    const [, response] = await guard(`${target.location}/${targetName}`, () => this.file(name).copy(destination, { preconditionOpts }));
+    // The rewrite answer carries the new object's resource; the File object is not refreshed by the library.
+    const written = (response as { resource?: FileMetadata } | undefined)?.resource;
+    return written ? toInfo(written) : (await target.stat(targetName))!;
+  }
+
+  async patch(name: string, options: PatchOptions): Promise<ObjectInfo> {
+    const [metadata] = await guard(`${this.location}/${name}`, () =>
+      this.file(name).setMetadata({ contentType: options.contentType, cacheControl: options.cacheControl, metadata: options.metadata }),
+    );
+    return toInfo(metadata);
+  }
+
+  async delete(name: string, options: { ifGenerationMatch?: string | number } = {}): Promise<void> {
+    await guard(`${this.location}/${name}`, () => this.file(name).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }));
+  }
+}
+
+function toInfo(metadata: FileMetadata): ObjectInfo {
+  const custom: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata.metadata ?? {})) if (value !== null && value !== undefined) custom[key] = String(value);
+  return {
+    name: String(metadata.name),
+    size: Number(metadata.size ?? 0),
+    md5: String(metadata.md5Hash ?? ''),
+    crc32c: metadata.crc32c ? String(metadata.crc32c) : undefined,
+    generation: String(metadata.generation ?? ''),
+    contentType: metadata.contentType,
+    cacheControl: metadata.cacheControl,
+    metadata: custom,
+  };
+}
+
+/** Turns the library's errors into one-line FeltErrors that never carry credentials. */
+async function guard<T>(where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const status = Number((error as { code?: unknown }).code);
+    if (status === 404) throw notFound(where);
+    if (status === 412) throw preconditionFailed(where);
+    const reason = redactSecrets(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+    if (status === 401 || status === 403) {
+      throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions', cause: error });
+    }
+    throw new FeltError('STORAGE_FAILED', `${where}: ${reason}`, { hint: 'check the network and STORAGE_EMULATOR_HOST or the storage endpoint', cause: error });
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Picks the storage backend (--storage, else site settings, else local) and
+ * names the buckets: `{prefix}-dev` for generated articles, `{prefix}` for
+ * production.
+ */
+import path from 'node:path';
+import { FeltError } from '../../site/core/errors.ts';
+import type { Project } from '../project.ts';
+import { GcsStorage } from './gcs.ts';
+import { LocalStorage } from './local.ts';
+import { STORAGE_KINDS, type Storage, type StorageKind } from './types.ts';
+
+export interface StorageChoice {
+  storage?: string;
+  /** Overrides settings.storage.localRoot (a folder, relative to the project). */
+  localRoot?: string;
+  /** Overrides the GCS endpoint (STORAGE_EMULATOR_HOST is read by the library). */
+  apiEndpoint?: string;
+}
+
+export function storageKind(value: string | undefined, fallback: StorageKind): StorageKind {
+  const kind = value ?? fallback;
+  if (!(STORAGE_KINDS as readonly string[]).includes(kind)) {
+    throw new FeltError('BAD_OPTION', `--storage must be one of ${STORAGE_KINDS.join(', ')}, not "${kind}"`);
+  }
+  return kind as StorageKind;
+}
+
+export function openStorage(project: Project, choice: StorageChoice = {}): Storage {
+  const kind = storageKind(choice.storage, project.settings.storage.backend);
+  if (kind === 'local') return new LocalStorage(path.resolve(project.root, choice.localRoot ?? project.settings.storage.localRoot));
+  const env = process.env;
+  const projectId = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? project.storageExtras.projectId ?? project.settings.storage.prefix;
+  return new GcsStorage({ projectId, apiEndpoint: choice.apiEndpoint ?? project.storageExtras.apiEndpoint });
+}
+
+export type BucketEnv = 'dev' | 'prod';
+
+export function bucketName(prefix: string, env: BucketEnv): string {
+  return env === 'dev' ? `${prefix}-dev` : prefix;
+}
+
+export function articleObjectName(locale: string, slug: string): string {
+  return `articles/${locale}/${slug}.md`;
+}
+
+export const ARTICLE_CONTENT_TYPE = 'text/markdown; charset=utf-8';

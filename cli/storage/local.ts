@@ -1,0 +1,233 @@
+/**
+ * A folder that behaves as a bucket: objects are files under
+ * {root}/{bucket}/{name}, and what GCS keeps beside an object (content type,
+ * cache control, metadata, checksums, generation) is kept in
+ * {root}/.meta/{bucket}/{name}.json. Writes are atomic; checksums are
+ * recomputed whenever the sidecar does not describe the file as it is now.
+ */
+import { randomInt } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { FeltError } from '../../site/core/errors.ts';
+import { TEMP_MARK, writeFileAtomic } from '../atomicWrite.ts';
+import { crc32cBase64, md5Base64 } from './checksum.ts';
+import { notFound, preconditionFailed } from './errors.ts';
+import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
+
+interface Sidecar extends ObjectInfo {
+  mtimeMs: number;
+}
+
+export class LocalStorage implements Storage {
+  readonly kind = 'local' as const;
+  constructor(readonly root: string) {}
+
+  bucket(name: string): Bucket {
+    return new LocalBucket(this.root, checkBucketName(name));
+  }
+
+  async listBuckets(): Promise<string[]> {
+    const entries = await readdir(this.root, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  }
+}
+
+function checkBucketName(name: string): string {
+  if (!/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(name)) {
+    throw new FeltError('STORAGE_BAD_BUCKET', `"${name}" is not a valid bucket name`, { hint: 'use lowercase letters, digits, dots, hyphens and underscores' });
+  }
+  return name;
+}
+
+/** Object names become paths: refuse anything that could leave the bucket folder. */
+function checkObjectName(name: string): string {
+  const parts = name.split('/');
+  if (!name || name.startsWith('/') || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith(TEMP_MARK))) {
+    throw new FeltError('STORAGE_BAD_NAME', `"${name}" is not an object name this bucket accepts`);
+  }
+  return name;
+}
+
+/** Serialises writes to one object inside this process, so preconditions hold. */
+const locks = new Map<string, Promise<unknown>>();
+async function withLock<T>(key: string, work: () => Promise<T>): Promise<T> {
+  const before = locks.get(key) ?? Promise.resolve();
+  const run = before.then(work, work);
+  const tail = run.catch(() => undefined);
+  locks.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
+class LocalBucket implements Bucket {
+  readonly location: string;
+  private readonly dir: string;
+  private readonly metaDir: string;
+
+  constructor(root: string, readonly name: string) {
+    this.dir = path.join(root, name);
+    this.metaDir = path.join(root, '.meta', name);
+    this.location = this.dir;
+  }
+
+  async exists(): Promise<boolean> {
+    return (await stat(this.dir).catch(() => undefined))?.isDirectory() ?? false;
+  }
+
+  async create(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+  }
+
+  async list(prefix: string): Promise<ObjectInfo[]> {
+    // Only the folder the prefix names is walked: listing articles/en_US/ does not read dist/.
+    const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/') + 1) : '';
+    if (base) checkObjectName(base.slice(0, -1));
+    const names = await walk(path.join(this.dir, base), base);
+    const chosen = names.filter((n) => n.startsWith(prefix)).sort();
+    const infos: ObjectInfo[] = [];
+    for (const name of chosen) {
+      const info = await this.stat(name);
+      if (info) infos.push(info);
+    }
+    return infos;
+  }
+
+  async stat(name: string): Promise<ObjectInfo | undefined> {
+    const file = this.file(name);
+    const st = await stat(file).catch(() => undefined);
+    if (!st?.isFile()) return undefined;
+    const sidecar = await this.readSidecar(name);
+    if (sidecar && sidecar.mtimeMs === st.mtimeMs && sidecar.size === st.size) return strip(sidecar);
+    // The file was changed behind the sidecar's back (or has none): describe it as it is.
+    const data = await readFile(file);
+    const info: ObjectInfo = {
+      ...(sidecar ? strip(sidecar) : { contentType: 'application/octet-stream', metadata: {} }),
+      name,
+      size: data.length,
+      md5: md5Base64(data),
+      crc32c: crc32cBase64(data),
+      generation: String(Math.floor(st.mtimeMs * 1000)),
+    };
+    return info;
+  }
+
+  async read(name: string): Promise<Buffer> {
+    try {
+      return await readFile(this.file(name));
+    } catch {
+      throw notFound(`${this.location}/${name}`);
+    }
+  }
+
+  async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {
+    return withLock(this.file(name), async () => {
+      await this.checkGeneration(name, options.ifGenerationMatch);
+      const generation = newGeneration();
+      await writeFileAtomic(this.file(name), data);
+      const st = await stat(this.file(name));
+      const info: ObjectInfo = {
+        name,
+        size: data.length,
+        md5: md5Base64(data),
+        crc32c: crc32cBase64(data),
+        generation,
+        contentType: options.contentType,
+        cacheControl: options.cacheControl,
+        metadata: { ...(options.metadata ?? {}) },
+      };
+      await this.writeSidecar(name, info, st.mtimeMs);
+      return info;
+    });
+  }
+
+  async copyTo(name: string, target: Bucket, targetName: string, options: { ifGenerationMatch?: string | number } = {}): Promise<ObjectInfo> {
+    const source = await this.stat(name);
+    if (!source) throw notFound(`${this.location}/${name}`);
+    const data = await this.read(name);
+    return target.write(targetName, data, {
+      contentType: source.contentType ?? 'application/octet-stream',
+      cacheControl: source.cacheControl,
+      metadata: source.metadata,
+      ifGenerationMatch: options.ifGenerationMatch,
+    });
+  }
+
+  async patch(name: string, options: PatchOptions): Promise<ObjectInfo> {
+    return withLock(this.file(name), async () => {
+      const info = await this.stat(name);
+      if (!info) throw notFound(`${this.location}/${name}`);
+      const st = await stat(this.file(name));
+      const next: ObjectInfo = {
+        ...info,
+        contentType: options.contentType ?? info.contentType,
+        cacheControl: options.cacheControl ?? info.cacheControl,
+        metadata: { ...info.metadata, ...(options.metadata ?? {}) },
+      };
+      await this.writeSidecar(name, next, st.mtimeMs);
+      return next;
+    });
+  }
+
+  async delete(name: string, options: { ifGenerationMatch?: string | number } = {}): Promise<void> {
+    await withLock(this.file(name), async () => {
+      await this.checkGeneration(name, options.ifGenerationMatch);
+      await rm(this.file(name), { force: true });
+      await rm(this.sidecarFile(name), { force: true });
+    });
+  }
+
+  private async checkGeneration(name: string, expected: string | number | undefined): Promise<void> {
+    if (expected === undefined) return;
+    const current = await this.stat(name);
+    const actual = current?.generation ?? '0';
+    if (String(expected) !== actual) throw preconditionFailed(`${this.location}/${name}`);
+  }
+
+  private file(name: string): string {
+    return path.join(this.dir, checkObjectName(name));
+  }
+
+  private sidecarFile(name: string): string {
+    return path.join(this.metaDir, `${checkObjectName(name)}.json`);
+  }
+
+  private async readSidecar(name: string): Promise<Sidecar | undefined> {
+    try {
+      return JSON.parse(await readFile(this.sidecarFile(name), 'utf8')) as Sidecar;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async writeSidecar(name: string, info: ObjectInfo, mtimeMs: number): Promise<void> {
+    await writeFileAtomic(this.sidecarFile(name), JSON.stringify({ ...info, mtimeMs }));
+  }
+}
+
+function strip(sidecar: Sidecar): ObjectInfo {
+  const { mtimeMs: _mtime, ...info } = sidecar;
+  return info;
+}
+
+let lastGeneration = 0;
+/** Microseconds since the epoch, strictly increasing within the process, as GCS generations are. */
+function newGeneration(): string {
+  const now = Date.now() * 1000 + randomInt(0, 999);
+  lastGeneration = Math.max(now, lastGeneration + 1);
+  return String(lastGeneration);
+}
+
+async function walk(dir: string, prefix: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(TEMP_MARK)) continue;
+    const name = prefix + entry.name;
+    if (entry.isDirectory()) names.push(...(await walk(path.join(dir, entry.name), `${name}/`)));
+    else if (entry.isFile()) names.push(name);
+  }
+  return names;
+}

@@ -1,0 +1,60 @@
+/**
+ * The storage interface felt needs from a bucket: list with checksums, read,
+ * write with content type, metadata and a generation precondition, copy,
+ * patch and delete. Two real backends implement it: Google Cloud Storage
+ * (gcs.ts) and a folder on disk that behaves as a bucket (local.ts).
+ */
+export interface ObjectInfo {
+  name: string;
+  size: number;
+  /** Base64 MD5 of the content, as GCS reports md5Hash. */
+  md5: string;
+  /** Base64 big-endian CRC32C, as GCS reports crc32c. */
+  crc32c?: string;
+  /** Changes on every write; "0" in a precondition means "must not exist". */
+  generation: string;
+  contentType?: string;
+  cacheControl?: string;
+  metadata: Record<string, string>;
+}
+
+export interface WriteOptions {
+  contentType: string;
+  cacheControl?: string;
+  metadata?: Record<string, string>;
+  /** Write only if the object's generation is this one (0: only if it does not exist). */
+  ifGenerationMatch?: string | number;
+  /** Use a resumable upload (large files); a single multipart request otherwise. */
+  resumable?: boolean;
+}
+
+export interface PatchOptions {
+  contentType?: string;
+  cacheControl?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface Bucket {
+  readonly name: string;
+  /** Where the bucket is, for messages: gs://name or a folder. */
+  readonly location: string;
+  exists(): Promise<boolean>;
+  create(): Promise<void>;
+  list(prefix: string): Promise<ObjectInfo[]>;
+  stat(name: string): Promise<ObjectInfo | undefined>;
+  read(name: string): Promise<Buffer>;
+  write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo>;
+  /** Server-side copy to another bucket of the same storage. */
+  copyTo(name: string, target: Bucket, targetName: string, options?: { ifGenerationMatch?: string | number }): Promise<ObjectInfo>;
+  patch(name: string, options: PatchOptions): Promise<ObjectInfo>;
+  delete(name: string, options?: { ifGenerationMatch?: string | number }): Promise<void>;
+}
+
+export interface Storage {
+  readonly kind: StorageKind;
+  bucket(name: string): Bucket;
+  listBuckets(): Promise<string[]>;
+}
+
+export const STORAGE_KINDS = ['local', 'gcs'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];

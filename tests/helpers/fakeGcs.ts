@@ -1,0 +1,302 @@
+/**
+ * A small Google Cloud Storage JSON API server on 127.0.0.1, enough for the
+ * real @google-cloud/storage client: buckets (get, insert, list), uploads
+ * (multipart, and resumable with a Location then PUT), object list with
+ * prefix, delimiter and pageToken, alt=media downloads, object get, patch and
+ * delete, rewriteTo copies, and ifGenerationMatch preconditions. Every
+ * request is logged with its kind so tests can assert "nothing uploaded".
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CRC32C } from '@google-cloud/storage';
+
+export type RequestKind = 'bucket.list' | 'bucket.get' | 'bucket.insert' | 'object.list' | 'object.get' | 'object.download' | 'object.patch' | 'object.delete' | 'object.upload' | 'object.upload.start' | 'object.rewrite' | 'other';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  kind: RequestKind;
+  query: Record<string, string>;
+}
+
+interface StoredObject {
+  data: Buffer;
+  generation: number;
+  metageneration: number;
+  contentType: string;
+  cacheControl?: string;
+  metadata: Record<string, string>;
+  updated: string;
+}
+
+export interface FakeGcs {
+  url: string;
+  log: LoggedRequest[];
+  buckets: Map<string, Map<string, StoredObject>>;
+  count(kind: RequestKind): number;
+  resetLog(): void;
+  /** Adds or replaces an object directly (as another writer would). */
+  put(bucket: string, name: string, data: string | Buffer, meta?: Partial<Pick<StoredObject, 'contentType' | 'cacheControl' | 'metadata'>>): void;
+  close(): Promise<void>;
+}
+
+let generationClock = 1_700_000_000_000_000;
+
+export async function startFakeGcs(): Promise<FakeGcs> {
+  const buckets = new Map<string, Map<string, StoredObject>>();
+  const uploads = new Map<string, { bucket: string; name: string; meta: Record<string, unknown>; query: Record<string, string>; chunks: Buffer[] }>();
+  const log: LoggedRequest[] = [];
+  let base = '';
+
+  const resource = (bucket: string, name: string, o: StoredObject) => ({
+    kind: 'storage#object',
+    id: `${bucket}/${name}/${o.generation}`,
+    name,
+    bucket,
+    generation: String(o.generation),
+    metageneration: String(o.metageneration),
+    contentType: o.contentType,
+    cacheControl: o.cacheControl,
+    size: String(o.data.length),
+    md5Hash: createHash('md5').update(o.data).digest('base64'),
+    crc32c: crc32c(o.data),
+    metadata: o.metadata,
+    updated: o.updated,
+    timeCreated: o.updated,
+  });
+
+  const store = (bucket: string, name: string, data: Buffer, meta: Record<string, unknown>, existing?: StoredObject): StoredObject => {
+    const object: StoredObject = {
+      data,
+      generation: ++generationClock,
+      metageneration: 1,
+      contentType: typeof meta.contentType === 'string' ? meta.contentType : 'application/octet-stream',
+      cacheControl: typeof meta.cacheControl === 'string' ? meta.cacheControl : undefined,
+      metadata: { ...((meta.metadata as Record<string, string> | undefined) ?? {}) },
+      updated: new Date().toISOString(),
+    };
+    void existing;
+    buckets.get(bucket)!.set(name, object);
+    return object;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const query = Object.fromEntries(url.searchParams);
+    const raw = url.pathname.split('/').map((p) => decodeURIComponent(p));
+    // JSON API paths come with /storage/v1 (apiEndpoint) or without it (STORAGE_EMULATOR_HOST).
+    const isUpload = raw[1] === 'upload';
+    let parts = raw.slice(1);
+    if (isUpload) parts = parts.slice(1);
+    if (parts[0] === 'storage' && parts[1] === 'v1') parts = parts.slice(2);
+    const body = await readBody(req);
+    const send = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
+      res.end(json === undefined ? undefined : JSON.stringify(json));
+    };
+    const fail = (status: number, message: string) => send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
+    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query };
+    log.push(entry);
+    const precondition = (bucket: string, name: string): boolean => {
+      if (query.ifGenerationMatch === undefined) return true;
+      const current = buckets.get(bucket)?.get(name);
+      return String(current?.generation ?? 0) === query.ifGenerationMatch;
+    };
+
+    // Resumable upload data: PUT to the session URI.
+    if (isUpload && req.method === 'PUT' && query.upload_id) {
+      entry.kind = 'object.upload';
+      const session = uploads.get(query.upload_id);
+      if (!session) return fail(404, 'no such upload');
+      session.chunks.push(body);
+      const range = String(req.headers['content-range'] ?? '');
+      const total = /\/(\d+)$/.exec(range)?.[1];
+      const received = Buffer.concat(session.chunks);
+      if (total !== undefined && received.length < Number(total)) {
+        return send(308, undefined, received.length ? { range: `bytes=0-${received.length - 1}` } : {});
+      }
+      if (!buckets.has(session.bucket)) return fail(404, 'no such bucket');
+      uploads.delete(query.upload_id);
+      const object = store(session.bucket, session.name, received, session.meta);
+      return send(200, resource(session.bucket, session.name, object));
+    }
+
+    if (isUpload && req.method === 'POST' && parts[0] === 'b' && parts[2] === 'o') {
+      const bucket = parts[1]!;
+      if (!buckets.has(bucket)) return fail(404, 'no such bucket');
+      if (query.uploadType === 'resumable') {
+        entry.kind = 'object.upload.start';
+        const meta = body.length ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
+        const name = query.name ?? String(meta.name);
+        if (!precondition(bucket, name)) return fail(412, 'Precondition Failed');
+        const id = randomBytes(8).toString('hex');
+        uploads.set(id, { bucket, name, meta, query, chunks: [] });
+        return send(200, {}, { location: `${base}/upload/storage/v1/b/${bucket}/o?uploadType=resumable&name=${encodeURIComponent(name)}&upload_id=${id}` });
+      }
+      entry.kind = 'object.upload';
+      const { meta, data } = parseMultipart(String(req.headers['content-type']), body);
+      const name = query.name ?? String(meta.name);
+      if (!precondition(bucket, name)) return fail(412, 'Precondition Failed');
+      const object = store(bucket, name, data, meta);
+      return send(200, resource(bucket, name, object));
+    }
+
+    if (parts[0] !== 'b') return fail(404, `unknown path ${url.pathname}`);
+    if (parts.length === 1) {
+      if (req.method === 'GET') {
+        entry.kind = 'bucket.list';
+        return send(200, { kind: 'storage#buckets', items: [...buckets.keys()].sort().map((name) => ({ kind: 'storage#bucket', id: name, name })) });
+      }
+      if (req.method === 'POST') {
+        entry.kind = 'bucket.insert';
+        const name = String((JSON.parse(body.toString('utf8')) as { name: string }).name);
+        if (buckets.has(name)) return send(409, { error: { code: 409, message: 'You already own this bucket.' } });
+        buckets.set(name, new Map());
+        return send(200, { kind: 'storage#bucket', id: name, name });
+      }
+    }
+    const bucketName = parts[1]!;
+    const bucket = buckets.get(bucketName);
+    if (parts.length === 2 && req.method === 'GET') {
+      entry.kind = 'bucket.get';
+      return bucket ? send(200, { kind: 'storage#bucket', id: bucketName, name: bucketName }) : fail(404, 'The specified bucket does not exist.');
+    }
+    if (!bucket) return fail(404, 'The specified bucket does not exist.');
+    if (parts.length === 3 && parts[2] === 'o' && req.method === 'GET') {
+      entry.kind = 'object.list';
+      return send(200, listObjects(bucketName, bucket, query, resource));
+    }
+    const name = parts[3];
+    if (parts[2] !== 'o' || name === undefined) return fail(404, `unknown path ${url.pathname}`);
+    if (parts[4] === 'rewriteTo' && req.method === 'POST') {
+      entry.kind = 'object.rewrite';
+      const source = bucket.get(name);
+      const targetBucket = parts[6]!;
+      const targetName = parts[8]!;
+      if (!source) return fail(404, 'No such object.');
+      if (!buckets.has(targetBucket)) return fail(404, 'no such bucket');
+      if (!precondition(targetBucket, targetName)) return fail(412, 'Precondition Failed');
+      const object = store(targetBucket, targetName, source.data, { contentType: source.contentType, cacheControl: source.cacheControl, metadata: source.metadata });
+      return send(200, { kind: 'storage#rewriteResponse', totalBytesRewritten: String(object.data.length), objectSize: String(object.data.length), done: true, resource: resource(targetBucket, targetName, object) });
+    }
+    const object = bucket.get(name);
+    if (req.method === 'DELETE') {
+      entry.kind = 'object.delete';
+      if (!object) return fail(404, 'No such object.');
+      if (!precondition(bucketName, name)) return fail(412, 'Precondition Failed');
+      bucket.delete(name);
+      return send(204);
+    }
+    if (!object) return fail(404, `No such object: ${bucketName}/${name}`);
+    if (req.method === 'GET' && query.alt === 'media') {
+      entry.kind = 'object.download';
+      res.writeHead(200, {
+        'content-type': object.contentType,
+        'x-goog-hash': `crc32c=${crc32c(object.data)},md5=${createHash('md5').update(object.data).digest('base64')}`,
+        'x-goog-stored-content-encoding': 'identity',
+        'x-goog-generation': String(object.generation),
+      });
+      return res.end(object.data);
+    }
+    if (req.method === 'GET') {
+      entry.kind = 'object.get';
+      return send(200, resource(bucketName, name, object));
+    }
+    if (req.method === 'PATCH') {
+      entry.kind = 'object.patch';
+      const patch = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
+      if (typeof patch.contentType === 'string') object.contentType = patch.contentType;
+      if (typeof patch.cacheControl === 'string') object.cacheControl = patch.cacheControl;
+      if (patch.metadata && typeof patch.metadata === 'object') Object.assign(object.metadata, patch.metadata);
+      object.metageneration++;
+      return send(200, resource(bucketName, name, object));
+    }
+    return fail(405, 'method not supported');
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 500, message: String(error) } }));
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    log,
+    buckets,
+    count: (kind) => log.filter((r) => r.kind === kind).length,
+    resetLog: () => void log.splice(0),
+    put(bucket, name, data, meta = {}) {
+      if (!buckets.has(bucket)) buckets.set(bucket, new Map());
+      store(bucket, name, Buffer.from(data), meta);
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+function crc32c(data: Buffer): string {
+  const crc = new CRC32C();
+  crc.update(data);
+  return crc.toString();
+}
+
+function listObjects(bucketName: string, bucket: Map<string, StoredObject>, query: Record<string, string>, resource: (b: string, n: string, o: StoredObject) => unknown) {
+  const prefix = query.prefix ?? '';
+  const delimiter = query.delimiter;
+  const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
+  const names = [...bucket.keys()].filter((n) => n.startsWith(prefix)).sort();
+  const items: string[] = [];
+  const prefixes = new Set<string>();
+  for (const name of names) {
+    const rest = name.slice(prefix.length);
+    const cut = delimiter ? rest.indexOf(delimiter) : -1;
+    if (cut >= 0) prefixes.add(prefix + rest.slice(0, cut + delimiter!.length));
+    else items.push(name);
+  }
+  const start = query.pageToken ? Number(Buffer.from(query.pageToken, 'base64url').toString()) : 0;
+  const page = items.slice(start, start + pageSize);
+  const next = start + pageSize < items.length ? Buffer.from(String(start + pageSize)).toString('base64url') : undefined;
+  return {
+    kind: 'storage#objects',
+    items: page.map((n) => resource(bucketName, n, bucket.get(n)!)),
+    ...(prefixes.size && !query.pageToken ? { prefixes: [...prefixes] } : {}),
+    ...(next ? { nextPageToken: next } : {}),
+  };
+}
+
+function parseMultipart(contentType: string, body: Buffer): { meta: Record<string, unknown>; data: Buffer } {
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
+  if (!boundary) throw new Error(`multipart upload without a boundary: ${contentType}`);
+  const delimiter = Buffer.from(`--${boundary}`);
+  const parts: Buffer[] = [];
+  let at = body.indexOf(delimiter);
+  while (at >= 0) {
+    const next = body.indexOf(delimiter, at + delimiter.length);
+    if (next < 0) break;
+    parts.push(body.subarray(at + delimiter.length, next));
+    at = next;
+  }
+  const [metaPart, dataPart] = parts.map((part) => {
+    const split = part.indexOf('\r\n\r\n');
+    let content = part.subarray(split + 4);
+    if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
+    return content;
+  });
+  return { meta: JSON.parse(metaPart!.toString('utf8')) as Record<string, unknown>, data: dataPart ?? Buffer.alloc(0) };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
