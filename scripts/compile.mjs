@@ -1,6 +1,6 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // build/ with esbuild. Dependencies stay external: they are loaded from
-// node_modules at run time. Worker entry points are compiled next to the CLI.
+// node_modules at run time.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
@@ -8,10 +8,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 await build({
   absWorkingDir: root,
-  entryPoints: {
-    felt: 'cli/main.ts',
-    'render-worker': 'site/build/renderWorker.ts',
-  },
+  entryPoints: { felt: 'cli/main.ts' },
   outdir: 'build',
   bundle: true,
   platform: 'node',

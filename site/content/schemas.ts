@@ -38,6 +38,7 @@ export const siteSettingsSchema = z.object({
   email: z.string().regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, 'must be an e-mail address'),
   social: z.object({ video: httpUrl, social: httpUrl, photo: httpUrl }),
   locale: z.enum(CONTENT_LOCALES),
+  localeUrls: z.partialRecord(z.enum(CONTENT_LOCALES), httpUrl).optional(),
   home: z.object({
     moreAwesomeStuff: z.number().int().min(1).max(50),
     ourBestStories: z.number().int().min(1).max(100),

@@ -29,6 +29,8 @@ export interface SiteSettings {
   email: string;
   social: { video: string; social: string; photo: string };
   locale: ContentLocale;
+  /** Where the sites of the other content locales live, for hreflang links. */
+  localeUrls?: Partial<Record<ContentLocale, string>>;
   home: HomeCounts;
   sponsored: { style: SponsoredStyle; limit?: number };
   storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string };

@@ -11,8 +11,7 @@
  * passed through (html: false), and markdown-it's validateLink refuses
  * javascript:, vbscript:, file: and non-image data: URLs.
  */
-import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
+import MarkdownIt, { type Token } from 'markdown-it';
 import { slugify } from '../model/names.ts';
 
 export interface TocEntry {
@@ -35,7 +34,7 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: true });
 const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx]!;
-  const href = token.attrGet('href') ?? '';
+  const href = String(token.attrGet('href') ?? '');
   if (/^[a-z][a-z0-9+.-]*:/i.test(href) || href.startsWith('//')) token.attrSet('rel', 'nofollow noopener noreferrer');
   return defaultLinkOpen(tokens, idx, options, env, self);
 };

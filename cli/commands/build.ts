@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import path from 'node:path';
+import { buildSite } from '../../site/build/build.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../site/core/types.ts';
+
+export interface BuildFlags {
+  content: string;
+  out: string;
+  locale?: ContentLocale;
+  ui?: UiLocale;
+  json?: boolean;
+}
+
+export function registerBuild(program: Command): void {
+  program
+    .command('build')
+    .description('build the static site from content/ into dist/')
+    .option('--content <dir>', 'content folder', 'content')
+    .option('--out <dir>', 'output folder (replaced only when the build succeeds)', 'dist')
+    .addOption(new Option('--locale <locale>', 'content locale to build').choices(CONTENT_LOCALES))
+    .addOption(new Option('--ui <ui>', 'display locale of the interface (default: the content locale\'s)').choices(UI_LOCALES))
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', `
+Examples:
+  $ felt build                          build the English site into dist/
+  $ felt build --locale ru_RU           the Russian site, with a Russian interface
+  $ felt build --locale en_US --ui ko   English articles, Korean interface
+  $ felt build --out /tmp/site --json   for scripts`)
+    .action(async (flags: BuildFlags) => {
+      const interactive = process.stderr.isTTY && !flags.json;
+      const result = await buildSite({
+        contentDir: path.resolve(flags.content),
+        outDir: path.resolve(flags.out),
+        locale: flags.locale,
+        ui: flags.ui,
+        onProgress: interactive ? (done, total) => process.stderr.write(`\rbuilding pages ${done}/${total}`) : undefined,
+      });
+      if (interactive) process.stderr.write('\n');
+      if (flags.json) console.log(JSON.stringify(result));
+      else console.log(`Built ${result.pages} pages (${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
+    });
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import path from 'node:path';
+import { startServer } from '../../site/serve/server.ts';
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('must be a whole number from 0 to 65535.');
+  return port;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the built site on 127.0.0.1, as production would')
+    .option('--dir <dir>', 'the built site', 'dist')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .addHelpText('after', `
+Examples:
+  $ felt serve                 http://127.0.0.1:8080
+  $ felt serve --port 3000`)
+    .action(async (flags: { dir: string; port: number }) => {
+      const running = await startServer({ root: path.resolve(flags.dir), port: flags.port });
+      console.log(`Serving ${flags.dir} at ${running.url}/  (Ctrl+C to stop)`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void running.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}

@@ -1,0 +1,37 @@
+/** An article in a listing: title, description, category, author, date, reading time. */
+import type { ArticleSummary } from '../model/summaries.ts';
+import { urls } from '../model/urls.ts';
+import { useSite } from './SiteContext.tsx';
+
+export function ArticleCard({ article, headingLevel = 3, size = 'normal' }: { article: ArticleSummary; headingLevel?: 2 | 3; size?: 'lead' | 'normal' | 'compact' }) {
+  const { t, formatDate } = useSite();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className={`card card-${size}`}>
+      {article.category && (
+        <a className="card-kicker" href={article.category.href}>{article.category.title}</a>
+      )}
+      <Heading className="card-title">
+        <a href={urls.article(article.slug)}>{article.title}</a>
+      </Heading>
+      {size !== 'compact' && <p className="card-description">{article.description}</p>}
+      <p className="card-meta">
+        <a href={urls.author(article.authorSlug)}>{article.author}</a>
+        <span aria-hidden="true"> · </span>
+        <time dateTime={article.date}>{formatDate(article.date)}</time>
+        <span aria-hidden="true"> · </span>
+        <span>{t('article.readingTime', { minutes: article.minutes })}</span>
+      </p>
+    </article>
+  );
+}
+
+export function ArticleGrid({ articles, headingLevel = 3 }: { articles: ArticleSummary[]; headingLevel?: 2 | 3 }) {
+  return (
+    <div className="card-grid">
+      {articles.map((article) => (
+        <ArticleCard key={article.slug} article={article} headingLevel={headingLevel} />
+      ))}
+    </div>
+  );
+}

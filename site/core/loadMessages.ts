@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FeltError } from './errors.ts';
+import type { Messages } from './i18n.ts';
+import { LOCALES_DIR } from './paths.ts';
+import { UI_LOCALES, type UiLocale } from './types.ts';
+
+/** Reads locales/{en,tr,ru,ko}.json; English must exist, the others fall back to it. */
+export async function loadMessages(dir = LOCALES_DIR): Promise<Record<UiLocale, Messages>> {
+  const all = {} as Record<UiLocale, Messages>;
+  for (const ui of UI_LOCALES) {
+    const file = path.join(dir, `${ui}.json`);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      if (ui === 'en') throw new FeltError('LOCALE_MISSING', `${file} is missing`, { file, hint: 'restore locales/en.json: every UI string comes from it' });
+      all[ui] = {};
+      continue;
+    }
+    try {
+      all[ui] = JSON.parse(text) as Messages;
+    } catch (error) {
+      throw new FeltError('LOCALE_INVALID', `is not valid JSON: ${(error as Error).message}`, { file, hint: 'fix the JSON syntax' });
+    }
+  }
+  return all;
+}

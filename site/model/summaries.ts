@@ -1,0 +1,41 @@
+/**
+ * What a listing shows of an article. Computed from frontmatter and a word
+ * count, without rendering the markdown, so listings never wait on bodies.
+ */
+import type { Article, CategoryNode } from '../core/types.ts';
+import { countWords, readingMinutes } from '../render/markdown.ts';
+import type { Placement } from './categoryIndex.ts';
+import { slugify } from './names.ts';
+import { urls } from './urls.ts';
+
+export interface ArticleSummary {
+  slug: string;
+  title: string;
+  description: string;
+  author: string;
+  authorSlug: string;
+  date: string;
+  updated?: string;
+  minutes: number;
+  category?: { title: string; href: string };
+}
+
+export function summarize(
+  article: Article,
+  placements: Placement[],
+  authorSlugs: Map<string, string>,
+  pick: (value: CategoryNode['title']) => string,
+): ArticleSummary {
+  const first = placements[0];
+  return {
+    slug: article.slug,
+    title: article.title,
+    description: article.description,
+    author: article.author,
+    authorSlug: authorSlugs.get(article.author) ?? slugify(article.author),
+    date: article.date,
+    updated: article.updated,
+    minutes: readingMinutes(countWords(article.body)),
+    category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
+  };
+}

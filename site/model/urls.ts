@@ -1,0 +1,29 @@
+/** Every URL the site links to is made here, so routes live in one place. */
+export const urls = {
+  home: () => '/',
+  article: (slug: string) => `/articles/${slug}`,
+  category: (categorySlug: string) => `/${categorySlug}`,
+  subcategory: (categorySlug: string, subcategorySlug: string) => `/${categorySlug}/${subcategorySlug}`,
+  authors: () => '/authors',
+  author: (slug: string) => `/authors/${slug}`,
+  about: () => '/info/about-us',
+  privacy: () => '/privacy-policy',
+  terms: () => '/terms',
+  sitemap: () => '/sitemap',
+  sitemapXml: () => '/sitemap.xml',
+  feed: () => '/feed.xml',
+  categoryFeed: (categorySlug: string) => `/feeds/${categorySlug}.xml`,
+  logo: (brand: string) => `/icons/${brand}-logo-small.png`,
+  /** Page n of a paginated listing; page 1 is the listing itself. */
+  page: (base: string, page: number) => (page <= 1 ? base : `${base === '/' ? '' : base}/page/${page}`),
+};
+
+/** The file a route is written to inside dist/. */
+export function outputFileFor(pagePath: string): string {
+  return pagePath === '/' ? 'index.html' : `${pagePath.replace(/^\//, '')}/index.html`;
+}
+
+/** The page-data file of a route (SPEC section 7: "index" for the home page). */
+export function pageDataPathFor(pagePath: string): string {
+  return `/page-data/${pagePath === '/' ? 'index' : pagePath.replace(/^\//, '')}/page-data.json`;
+}

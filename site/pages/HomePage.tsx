@@ -1,0 +1,67 @@
+import { ArticleCard } from '../components/ArticleCard.tsx';
+import { useSite } from '../components/SiteContext.tsx';
+import type { HomeProps } from './types.ts';
+
+/** The home page: its sections and their sizes come from site settings (SPEC section 9). */
+export function HomePage({ lead, best, updated, categories }: HomeProps) {
+  const { t, pick, settings } = useSite();
+  const [first, ...rest] = lead;
+  return (
+    <>
+      <div className="home-intro">
+        <h1 className="home-heading">{t('home.heading')}</h1>
+        <p className="home-tagline">{pick(settings.tagline)}</p>
+      </div>
+      <section className="home-section home-lead" aria-labelledby="home-lead">
+        <h2 id="home-lead" className="section-heading">{t('home.moreAwesomeStuff')}</h2>
+        <div className="lead-grid">
+          {first && <ArticleCard article={first} size="lead" />}
+          <div className="lead-rest">
+            {rest.map((article) => (
+              <ArticleCard key={article.slug} article={article} size="compact" />
+            ))}
+          </div>
+        </div>
+      </section>
+      <section className="home-section" aria-labelledby="home-best">
+        <h2 id="home-best" className="section-heading">{t('home.ourBestStories')}</h2>
+        <div className="card-grid">
+          {best.map((article) => (
+            <ArticleCard key={article.slug} article={article} />
+          ))}
+        </div>
+      </section>
+      {updated.length > 0 && (
+        <section className="home-section" aria-labelledby="home-updated">
+          <h2 id="home-updated" className="section-heading">{t('home.updatedArticles')}</h2>
+          <div className="card-grid card-grid-4">
+            {updated.map((article) => (
+              <ArticleCard key={article.slug} article={article} size="compact" />
+            ))}
+          </div>
+        </section>
+      )}
+      <section className="home-section" aria-labelledby="home-categories">
+        <h2 id="home-categories" className="section-heading">{t('home.categories')}</h2>
+        <div className="category-tiles">
+          {categories.map((category) => (
+            <section key={category.href} className="category-tile" aria-labelledby={`tile-${category.href.slice(1)}`}>
+              <h3 id={`tile-${category.href.slice(1)}`} className="tile-title">
+                <a href={category.href}>{category.title}</a>
+              </h3>
+              <p className="tile-description">{category.description}</p>
+              <ul className="tile-articles">
+                {category.articles.map((article) => (
+                  <li key={article.slug}>
+                    <a href={`/articles/${article.slug}`}>{article.title}</a>
+                  </li>
+                ))}
+              </ul>
+              <a className="tile-more" href={category.href}>{t('home.allInCategory', { category: category.title })} →</a>
+            </section>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+import { ArticleGrid } from '../components/ArticleCard.tsx';
+import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
+import { Pagination } from '../components/Pagination.tsx';
+import { useSite } from '../components/SiteContext.tsx';
+import type { ListingProps } from './types.ts';
+
+/** A category or subcategory page: its topics, then its articles, newest first, paginated. */
+export function ListingPage({ heading, description, trail, topics, articles, pagination, total }: ListingProps) {
+  const { t } = useSite();
+  return (
+    <>
+      <Breadcrumbs trail={trail} />
+      <header className="page-header">
+        <h1>{heading}</h1>
+        {description && <p className="page-description">{description}</p>}
+        <p className="page-count">
+          {t('category.count', { count: total })}
+          {pagination.pages > 1 && <> · {t('pagination.pageOf', { page: pagination.page, pages: pagination.pages })}</>}
+        </p>
+      </header>
+      {topics.length > 0 && (
+        <nav className="topics" aria-labelledby="topics-heading">
+          <h2 id="topics-heading" className="visually-hidden">{t('category.subcategories')}</h2>
+          <ul>
+            {topics.map((topic) => (
+              <li key={topic.href}>
+                <a href={topic.href}>
+                  {topic.title} <span className="topic-count">{topic.count}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {articles.length ? <ArticleGrid articles={articles} headingLevel={2} /> : <p className="empty">{t('category.empty')}</p>}
+      <Pagination {...pagination} />
+    </>
+  );
+}

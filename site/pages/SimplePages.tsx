@@ -1,0 +1,92 @@
+import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
+import { useSite } from '../components/SiteContext.tsx';
+import { renderMarkdown } from '../render/markdown.ts';
+import type { InfoProps, SitemapProps } from './types.ts';
+
+export function InfoPage({ title, body, trail }: InfoProps) {
+  return (
+    <>
+      <Breadcrumbs trail={trail} />
+      <article className="info-page">
+        <h1>{title}</h1>
+        <div className="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(body).html }} />
+      </article>
+    </>
+  );
+}
+
+export function SitemapPage({ sections, info, recent }: SitemapProps) {
+  const { t } = useSite();
+  return (
+    <>
+      <Breadcrumbs trail={[{ name: t('breadcrumbs.home'), href: '/' }, { name: t('sitemap.heading'), href: '/sitemap' }]} />
+      <h1>{t('sitemap.heading')}</h1>
+      <div className="sitemap-grid">
+        {sections.map((section) => (
+          <section key={section.href} aria-labelledby={`sm-${section.href.slice(1)}`}>
+            <h2 id={`sm-${section.href.slice(1)}`} className="sitemap-heading">
+              <a href={section.href}>{section.title}</a>
+            </h2>
+            <ul>
+              {section.children.map((child) => (
+                <li key={child.href}>
+                  <a href={child.href}>{child.title}</a> <span className="topic-count">{child.count}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <section aria-labelledby="sm-info">
+          <h2 id="sm-info" className="sitemap-heading">{t('sitemap.info')}</h2>
+          <ul>
+            {info.map((link) => (
+              <li key={link.href}>
+                <a href={link.href}>{link.title}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+      {recent.length > 0 && (
+        <section aria-labelledby="sm-recent">
+          <h2 id="sm-recent" className="sitemap-heading">{t('sitemap.recent')}</h2>
+          <ul className="sitemap-articles">
+            {recent.map((link) => (
+              <li key={link.href}>
+                <a href={link.href}>{link.title}</a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useSite();
+  return (
+    <div className="error-page">
+      <p className="error-code" aria-hidden="true">404</p>
+      <h1>{t('notFound.heading')}</h1>
+      <p>{t('notFound.body')}</p>
+      <p>
+        <a className="button" href="/">{t('notFound.home')}</a>
+      </p>
+    </div>
+  );
+}
+
+export function ServerErrorPage() {
+  const { t } = useSite();
+  return (
+    <div className="error-page">
+      <p className="error-code" aria-hidden="true">500</p>
+      <h1>{t('serverError.heading')}</h1>
+      <p>{t('serverError.body')}</p>
+      <p>
+        <a className="button" href="/">{t('notFound.home')}</a>
+      </p>
+    </div>
+  );
+}

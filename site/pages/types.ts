@@ -1,0 +1,115 @@
+/**
+ * A page of the site as data: its path, kind, head and the props of its
+ * component. Specs are plain JSON, so they can be handed to worker threads
+ * and checked for serialisability before anything is written.
+ */
+import type { Crumb } from '../components/Breadcrumbs.tsx';
+import type { PageInfo } from '../components/Pagination.tsx';
+import type { TocEntry } from '../render/markdown.ts';
+import type { ArticleSummary } from '../model/summaries.ts';
+import type { Translation } from '../model/siteModel.ts';
+
+export type PageKind = 'home' | 'category' | 'subcategory' | 'article' | 'authors' | 'author' | 'info' | 'sitemap' | 'notFound' | 'serverError';
+
+export interface Alternate {
+  hreflang: string;
+  href: string;
+}
+
+export interface Head {
+  title: string;
+  description: string;
+  /** Canonical path; absent for the 404 and 500 pages. */
+  canonical?: string;
+  ogType: 'website' | 'article' | 'profile';
+  jsonLd: object[];
+  alternates: Alternate[];
+  noindex?: boolean;
+  feed?: { title: string; href: string };
+  published?: string;
+  modified?: string;
+  author?: string;
+}
+
+export interface LinkItem {
+  title: string;
+  href: string;
+  description?: string;
+  count?: number;
+}
+
+export interface HomeProps {
+  lead: ArticleSummary[];
+  best: ArticleSummary[];
+  updated: ArticleSummary[];
+  categories: (LinkItem & { articles: ArticleSummary[] })[];
+}
+
+export interface ListingProps {
+  heading: string;
+  description?: string;
+  trail: Crumb[];
+  topics: LinkItem[];
+  articles: ArticleSummary[];
+  pagination: PageInfo;
+  total: number;
+}
+
+export interface ArticleProps {
+  slug: string;
+  title: string;
+  description: string;
+  body: string;
+  date: string;
+  updated?: string;
+  author: { name: string; slug: string; bio: string };
+  trail: Crumb[];
+  tags: string[];
+  related: ArticleSummary[];
+  translations: (Translation & { href: string; label: string })[];
+  pageUrl: string;
+}
+
+export interface AuthorsProps {
+  authors: (LinkItem & { name: string })[];
+}
+
+export interface AuthorProps {
+  name: string;
+  bio: string;
+  trail: Crumb[];
+  articles: ArticleSummary[];
+  pagination: PageInfo;
+  total: number;
+}
+
+export interface InfoProps {
+  title: string;
+  body: string;
+  trail: Crumb[];
+}
+
+export interface SitemapProps {
+  sections: (LinkItem & { children: LinkItem[] })[];
+  info: LinkItem[];
+  recent: LinkItem[];
+}
+
+export type PageProps =
+  | { kind: 'home'; props: HomeProps }
+  | { kind: 'category' | 'subcategory'; props: ListingProps }
+  | { kind: 'article'; props: ArticleProps }
+  | { kind: 'authors'; props: AuthorsProps }
+  | { kind: 'author'; props: AuthorProps }
+  | { kind: 'info'; props: InfoProps }
+  | { kind: 'sitemap'; props: SitemapProps }
+  | { kind: 'notFound' | 'serverError'; props: Record<string, never> };
+
+export type PageSpec = PageProps & {
+  path: string;
+  head: Head;
+  sponsored: { heading: string; links: string[] };
+};
+
+/** Extra files a route is also written to (404.html, 500.html). */
+export const SPECIAL_FILES: Partial<Record<PageKind, string>> = { notFound: '404.html', serverError: '500.html' };

@@ -1,0 +1,26 @@
+/**
+ * Request path → file inside the site folder, or a refusal. Request paths
+ * are untrusted: they are decoded once, checked for NUL bytes, backslashes
+ * and dot segments, and the final path must stay inside the root.
+ */
+import path from 'node:path';
+
+export type Resolution = { ok: true; candidates: string[] } | { ok: false; status: 400 | 404 };
+
+export function resolveRequestPath(root: string, rawUrl: string): Resolution {
+  const pathname = rawUrl.split('?')[0]!.split('#')[0]!;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return { ok: false, status: 400 };
+  }
+  if (!decoded.startsWith('/') || decoded.includes('\0') || decoded.includes('\\')) return { ok: false, status: 400 };
+  // A dot segment after one decoding is either an attack or a client bug; a
+  // second encoded layer (%252e) stays literal and simply matches no file.
+  if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) return { ok: false, status: 400 };
+  const target = path.resolve(root, '.' + decoded);
+  if (target !== root && !target.startsWith(root + path.sep)) return { ok: false, status: 400 };
+  if (decoded.endsWith('/')) return { ok: true, candidates: [path.join(target, 'index.html')] };
+  return { ok: true, candidates: path.extname(target) ? [target] : [path.join(target, 'index.html'), target] };
+}

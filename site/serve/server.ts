@@ -1,0 +1,108 @@
+/**
+ * `felt serve`: a production-like static server for dist/ on 127.0.0.1.
+ * Correct content types, the 404 page with status 404, caching and security
+ * headers, ETags, HEAD, and never a file outside the site folder.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { FeltError } from '../core/errors.ts';
+import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
+import { resolveRequestPath } from './resolvePath.ts';
+
+export interface ServeOptions {
+  root: string;
+  port?: number;
+  host?: string;
+  /** Handles routes that are not files (the third-party proxy); returns true when it answered. */
+  extraRoutes?: (request: http.IncomingMessage, response: http.ServerResponse) => Promise<boolean>;
+}
+
+export interface RunningServer {
+  url: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+async function findFile(candidates: string[]) {
+  for (const file of candidates) {
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isFile()) return { file, info };
+  }
+  return undefined;
+}
+
+export function createHandler(options: ServeOptions) {
+  const root = path.resolve(options.root);
+  return async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+      return;
+    }
+    if (options.extraRoutes && (await options.extraRoutes(request, response))) return;
+    const resolution = resolveRequestPath(root, request.url ?? '/');
+    if (!resolution.ok) {
+      if (resolution.status === 400) response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Request\n');
+      else await sendNotFound(root, request, response);
+      return;
+    }
+    const found = await findFile(resolution.candidates);
+    if (!found) return sendNotFound(root, request, response);
+    const relative = path.relative(root, found.file);
+    const etag = `W/"${found.info.size.toString(16)}-${Math.floor(found.info.mtimeMs).toString(16)}"`;
+    response.setHeader('ETag', etag);
+    response.setHeader('Cache-Control', cacheControlFor(relative));
+    response.setHeader('Content-Type', contentTypeFor(found.file));
+    if (request.headers['if-none-match'] === etag) {
+      response.writeHead(304).end();
+      return;
+    }
+    response.setHeader('Content-Length', found.info.size);
+    if (request.method === 'HEAD') {
+      response.writeHead(200).end();
+      return;
+    }
+    response.writeHead(200);
+    createReadStream(found.file)
+      .on('error', () => response.destroy())
+      .pipe(response);
+  };
+}
+
+async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse) {
+  const page = await readFile(path.join(root, '404.html')).catch(() => Buffer.from('Not Found\n'));
+  response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': page.length });
+  response.end(request.method === 'HEAD' ? undefined : page);
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const root = path.resolve(options.root);
+  const index = await stat(path.join(root, 'index.html')).catch(() => undefined);
+  if (!index) throw new FeltError('NOTHING_TO_SERVE', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
+  const handler = createHandler({ ...options, root });
+  const server = http.createServer((request, response) => {
+    handler(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end('Internal Server Error\n');
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new FeltError('PORT_IN_USE', `port ${options.port} on ${host} is already in use`, { hint: 'choose another with --port, or stop the other server' }) : error),
+    );
+    server.listen(options.port ?? 8080, host, resolve);
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
