@@ -63,7 +63,8 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     const messages = await slotMessages(slot, { ...prepared, registry: existing.registry, siteTitle: project.settings.title });
     lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body: llm.body(messages) }));
   }
-  const file = await llm.withRetry(() => llm.client.files.create({ file: toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`) as never, purpose: 'batch' }));
+  const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
+  const file = await llm.withRetry(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
   const batch = await llm.withRetry(() => llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }));
   const record: BatchRecord = {
     batchId: batch.id,
