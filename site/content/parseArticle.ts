@@ -63,7 +63,8 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   if (split.body.trim() === '') {
     problems.push(problem('the article has no text after its frontmatter', { field: 'body', line: split.bodyLine }));
   }
-  if (problems.length) return { problems };
+  // The article is returned even with the problems above, so checks across
+  // files (duplicate slugs) still see it; any problem stops the build.
   const article: Article = {
     id: fm.slug,
     file,

@@ -36,7 +36,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
   disallowedTagsMode: 'discard',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'template', 'iframe', 'object', 'svg', 'math', 'title'],
   transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: 'sponsored noopener', target: '_blank' } }),
+    a: (tagName, attribs) => ({
+      tagName,
+      // Rebuilt rather than spread: the ad's own rel and target never survive.
+      attribs: { ...(attribs.href ? { href: attribs.href } : {}), ...(attribs.title ? { title: attribs.title } : {}), rel: 'sponsored noopener', target: '_blank' },
+    }),
   },
   exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href,
 };

@@ -1,0 +1,19 @@
+import { cp, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURE_SITE = fileURLToPath(new URL('../fixtures/site', import.meta.url));
+export const BUNDLED_CONTENT = fileURLToPath(new URL('../../content', import.meta.url));
+
+export async function tempDir(prefix = 'felt-test-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+/** A copy of the fixture site in a temp folder, with extra or replaced files. */
+export async function fixtureCopy(files: Record<string, string> = {}): Promise<string> {
+  const dir = path.join(await tempDir(), 'content');
+  await cp(FIXTURE_SITE, dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  return dir;
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ContentError, formatProblem } from '../../site/core/errors.ts';
+import { loadContent } from '../../site/content/loadContent.ts';
+import { parseArticle } from '../../site/content/parseArticle.ts';
+import { fixtureCopy } from './helpers.ts';
+
+const article = (fields: Record<string, string>, body = '## Heading\n\nText.\n') =>
+  `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n${body}`;
+
+const good = {
+  title: 'A title',
+  slug: 'a-title',
+  description: 'A description.',
+  author: 'Mara Lindqvist',
+  date: '2026-01-01',
+  locale: 'en_US',
+  entities: '\n  - category: bettingStrategies',
+};
+
+async function problemsOf(files: Record<string, string>): Promise<string[]> {
+  const dir = await fixtureCopy(files);
+  try {
+    await loadContent(dir);
+  } catch (error) {
+    if (error instanceof ContentError) return error.problems.map(formatProblem);
+    throw error;
+  }
+  return [];
+}
+
+describe('article validation', () => {
+  it('loads the fixture site without problems', async () => {
+    expect(await problemsOf({})).toEqual([]);
+  });
+
+  it('reports every problem of every file in one run, with file, line and field', async () => {
+    const problems = await problemsOf({
+      'articles/en_US/bad-yaml.md': '---\ntitle: [unclosed\nslug: bad-yaml\n---\nText\n',
+      'articles/en_US/no-title.md': article({ ...good, title: '', slug: 'no-title' }),
+      'articles/en_US/Bad_Slug.md': article({ ...good, slug: 'Bad_Slug' }),
+      'articles/en_US/ghost-author.md': article({ ...good, slug: 'ghost-author', author: 'Nobody Known' }),
+      'articles/en_US/no-category.md': article({ ...good, slug: 'no-category', entities: '\n  - category: astrology' }),
+      'articles/en_US/dupe-one.md': article({ ...good, slug: 'dupe-one' }),
+      'articles/en_US/wrong-name.md': article({ ...good, slug: 'dupe-one' }),
+      'articles/en_US/empty.md': '',
+      'articles/en_US/bad-date.md': article({ ...good, slug: 'bad-date', date: 'next tuesday' }),
+    });
+    if (process.env.DEBUG_PROBLEMS) console.log(problems.join('\n'));
+    const find = (pattern: RegExp) => problems.filter((p) => pattern.test(p));
+    expect(find(/bad-yaml\.md.*not valid YAML/)).toHaveLength(1);
+    expect(find(/no-title\.md:2 field "title": title (is required|must not be empty)/)).toHaveLength(1);
+    expect(find(/Bad_Slug\.md:3 field "slug": slug must be lowercase ASCII kebab-case/)).toHaveLength(1);
+    expect(find(/ghost-author\.md field "author": author "Nobody Known" is not in authors\.json/)).toHaveLength(1);
+    expect(find(/no-category\.md field "entities": no known category among "astrology"/)).toHaveLength(1);
+    expect(find(/wrong-name\.md:3 field "slug": slug "dupe-one" differs from the file name "wrong-name\.md"/)).toHaveLength(1);
+    expect(find(/empty\.md: file is empty/)).toHaveLength(1);
+    expect(find(/bad-date\.md:6 field "date": date must be an ISO date/)).toHaveLength(1);
+  });
+
+  it('names both files when two articles share a slug', async () => {
+    // A copy of poker-basics.md under another name, its slug left unchanged.
+    const problems = await problemsOf({ 'articles/en_US/poker-basics-copy.md': article({ ...good, slug: 'poker-basics' }) });
+    const dupes = problems.filter((p) => p.includes('slug "poker-basics" is used by 2 articles'));
+    expect(dupes).toHaveLength(2);
+    for (const line of dupes) expect(line).toMatch(/is used by 2 articles: \S*poker-basics(-copy)?\.md, \S*poker-basics(-copy)?\.md/);
+  });
+
+  it('accepts a byte-order mark and CRLF line ends', () => {
+    const source = '\uFEFF' + article({ ...good }).replace(/\n/g, '\r\n');
+    const parsed = parseArticle(source, 'articles/en_US/a-title.md', 'en_US');
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.article?.title).toBe('A title');
+  });
+
+  it('refuses JavaScript frontmatter instead of running it', () => {
+    const source = '---js\n{ title: (globalThis.__pwned = 1, "x") }\n---\nBody\n';
+    const parsed = parseArticle(source, 'articles/en_US/x.md', 'en_US');
+    expect((globalThis as Record<string, unknown>).__pwned).toBeUndefined();
+    expect(parsed.problems[0]?.message).toMatch(/not valid YAML: frontmatter in JavaScript is not accepted/);
+  });
+
+  it('refuses binary data and slugs that try to leave their folder', () => {
+    expect(parseArticle('\u0000\u0001PNG', 'x.md', 'en_US').problems[0]?.message).toMatch(/binary/);
+    for (const slug of ['../etc/passwd', '/abs', '..%2fx', 'a\\b', 'ａbc', 'x\u0000y']) {
+      const parsed = parseArticle(article({ ...good, slug: JSON.stringify(slug) }), 'articles/en_US/x.md', 'en_US');
+      expect(parsed.problems.map((p) => p.field)).toContain('slug');
+    }
+  });
+});
