@@ -9,6 +9,10 @@ import { ContentError, FeltError, describeError, formatProblem } from '../site/c
 import { redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerGenerate } from './commands/generate.ts';
+import { registerPublish } from './commands/publish.ts';
+import { registerPull } from './commands/pull.ts';
+import { registerDeploy } from './commands/deploy.ts';
 
 export function createProgram(): Command {
   const program = new Command('felt')
@@ -18,6 +22,10 @@ export function createProgram(): Command {
     .exitOverride();
   registerBuild(program);
   registerServe(program);
+  registerGenerate(program);
+  registerPublish(program);
+  registerPull(program);
+  registerDeploy(program);
   return program;
 }
 

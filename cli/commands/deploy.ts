@@ -1,0 +1,28 @@
+/** felt deploy: flags → DeployOptions → deploy(). */
+import type { Command } from 'commander';
+import { deploy } from '../deploy.ts';
+import { addCommonFlags, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+
+interface Flags extends CommonFlags {
+  bucket: string;
+  dist: string;
+  delete?: boolean;
+  dryRun?: boolean;
+}
+
+export function registerDeploy(program: Command): void {
+  addCommonFlags(
+    program
+      .command('deploy')
+      .description('upload dist/ to a hosting bucket, changed files only')
+      .requiredOption('--bucket <name>', 'the hosting bucket')
+      .option('--dist <dir>', 'the built site', 'dist')
+      .option('--delete', 'remove objects that are no longer in dist/')
+      .option('--dry-run', 'print the plan only'),
+  ).action(async (flags: Flags) => {
+    const reporter = reporterFor(flags);
+    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
+    if (!result.dryRun) reporter.print(`deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`);
+    finish(reporter, result, result.failed, 'deploy');
+  });
+}

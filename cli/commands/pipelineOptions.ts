@@ -1,0 +1,65 @@
+/**
+ * Flags shared by the pipeline commands (generate, publish, pull, deploy)
+ * and the one way they end: print the JSON result for scripts, then fail
+ * with one line when anything did not succeed.
+ */
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { FeltError } from '../../site/core/errors.ts';
+import { createReporter, type Reporter } from '../report.ts';
+import type { StorageChoice } from '../storage/index.ts';
+
+export interface CommonFlags {
+  content: string;
+  storage?: string;
+  storageEndpoint?: string;
+  json?: boolean;
+}
+
+export function addCommonFlags(command: Command): Command {
+  return command
+    .option('--content <dir>', 'the content folder', 'content')
+    .option('--storage <kind>', 'storage backend: local or gcs (default: content/site.json storage.backend)')
+    .option('--storage-endpoint <url>', 'GCS API endpoint (STORAGE_EMULATOR_HOST is honoured too)')
+    .option('--json', 'print one JSON result for scripts');
+}
+
+export function storageChoice(flags: CommonFlags): StorageChoice {
+  return { storage: flags.storage, apiEndpoint: flags.storageEndpoint };
+}
+
+export function reporterFor(flags: CommonFlags): Reporter {
+  return createReporter({ json: flags.json });
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return previous.concat(value.split(',').map((v) => v.trim()).filter(Boolean));
+}
+
+export function positiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new FeltError('BAD_OPTION', `${name} must be a whole number of at least 1, not "${value}"`);
+    return n;
+  };
+}
+
+/** A yes/no question on a terminal; undefined when stdin is not one (CI). */
+export function terminalConfirm(): ((question: string) => Promise<boolean>) | undefined {
+  if (!process.stdin.isTTY) return undefined;
+  return async (question) => {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await rl.question(question)).trim());
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+/** Prints the JSON result, then turns failures into the command's one error line. */
+export function finish(reporter: Reporter, result: unknown, failures: { name: string; reason: string }[], what: string): void {
+  reporter.json(result);
+  for (const failure of failures) reporter.note(`failed: ${failure.name}: ${failure.reason}`);
+  if (failures.length) throw new FeltError('INCOMPLETE', `${what}: ${failures.length} failed (listed above)`, { hint: 'fix the cause and run the same command again; finished work is kept' });
+}

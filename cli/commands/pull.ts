@@ -1,0 +1,30 @@
+/** felt pull: flags → PullOptions → pull(). */
+import type { Command } from 'commander';
+import { FeltError } from '../../site/core/errors.ts';
+import { pull } from '../pull.ts';
+import { addCommonFlags, collect, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+
+interface Flags extends CommonFlags {
+  env: string;
+  locale?: string[];
+  delete?: boolean;
+  dryRun?: boolean;
+}
+
+export function registerPull(program: Command): void {
+  addCommonFlags(
+    program
+      .command('pull')
+      .description("sync a bucket's articles into content/articles, downloading only what changed")
+      .option('--env <env>', 'prod or dev', 'prod')
+      .option('--locale <locale>', 'only this content locale (repeatable)', collect)
+      .option('--delete', 'delete local articles that are not in the bucket')
+      .option('--dry-run', 'print the plan only'),
+  ).action(async (flags: Flags) => {
+    if (flags.env !== 'prod' && flags.env !== 'dev') throw new FeltError('BAD_OPTION', `--env must be prod or dev, not "${flags.env}"`);
+    const reporter = reporterFor(flags);
+    const result = await pull({ contentDir: flags.content, env: flags.env, locales: flags.locale, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
+    if (!result.dryRun) reporter.print(`pulled ${result.download.length}, deleted ${result.remove.length}, ${result.unchanged} unchanged`);
+    finish(reporter, result, result.failed, 'pull');
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * `felt deploy`: uploads dist/ to a hosting bucket, changed files only (by
+ * MD5), each with its Content-Type and Cache-Control: content-hashed assets
+ * are immutable for a year, HTML and page data revalidate every time.
+ * A file whose bytes match but whose headers differ is patched, not
+ * re-uploaded. Stale objects are removed only with --delete.
+ */
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { FeltError } from '../site/core/errors.ts';
+import { loadProject } from './project.ts';
+import { createReporter, type Reporter } from './report.ts';
+import { md5Base64 } from './storage/checksum.ts';
+import { openStorage, type StorageChoice } from './storage/index.ts';
+import type { ObjectInfo } from './storage/types.ts';
+
+export interface DeployOptions {
+  contentDir: string;
+  distDir: string;
+  bucket: string;
+  delete?: boolean;
+  dryRun?: boolean;
+  storage?: StorageChoice;
+  /** Files larger than this go up with a resumable upload (default 8 MiB). */
+  resumableAbove?: number;
+  reporter?: Reporter;
+}
+
+export interface DeployResult {
+  bucket: string;
+  upload: string[];
+  patch: string[];
+  unchanged: number;
+  remove: string[];
+  stale: string[];
+  failed: { name: string; reason: string }[];
+  dryRun: boolean;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8', '.xml': 'application/xml; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.avif': 'image/avif',
+  '.ico': 'image/x-icon', '.woff': 'font/woff', '.woff2': 'font/woff2', '.webmanifest': 'application/manifest+json', '.rss': 'application/rss+xml; charset=utf-8', '.atom': 'application/atom+xml; charset=utf-8',
+};
+
+export function contentTypeOf(name: string): string {
+  return TYPES[path.posix.extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+export const REVALIDATE = 'public, max-age=0, must-revalidate';
+const SHORT = 'public, max-age=3600';
+
+/** A name that carries a content hash never changes meaning; HTML and page data do. */
+export function cacheControlOf(name: string): string {
+  if (/(^|\/)sq\/d\/[^/]+\.json$/.test(name) || /[.-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}\.(js|mjs|css|woff2?|png|jpe?g|svg|webp|avif|map)$/.test(name)) return IMMUTABLE;
+  if (/\.(html|json|xml|rss|atom|txt|webmanifest)$/.test(name) || name === 'sw.js') return REVALIDATE;
+  return SHORT;
+}
+
+export async function deploy(options: DeployOptions): Promise<DeployResult> {
+  const reporter = options.reporter ?? createReporter();
+  const files = await walk(path.resolve(options.distDir));
+  if (!files.length) throw new FeltError('DIST_MISSING', `${options.distDir} is missing or empty`, { hint: 'run felt build first' });
+  const project = await loadProject(options.contentDir);
+  const bucket = openStorage(project, options.storage).bucket(options.bucket);
+  const exists = await bucket.exists();
+  const remote = new Map<string, ObjectInfo>(exists ? (await bucket.list('')).map((o) => [o.name, o]) : []);
+  const result: DeployResult = { bucket: bucket.location, upload: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], dryRun: Boolean(options.dryRun) };
+  const local = new Map<string, { file: string; md5: string; size: number }>();
+  for (const { name, file, size } of files) {
+    const md5 = md5Base64(await readFile(file));
+    local.set(name, { file, md5, size });
+    const current = remote.get(name);
+    if (!current || current.md5 !== md5) result.upload.push(name);
+    else if (current.contentType !== contentTypeOf(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
+    else result.unchanged++;
+  }
+  for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
+  reporter.print(`plan: ${result.upload.length} to upload, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`);
+  if (options.dryRun) return result;
+  if (!exists) await bucket.create();
+  const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
+  const limit = pLimit(8);
+  const attempt = (name: string, verb: string, work: () => Promise<unknown>) =>
+    limit(async () => {
+      try {
+        await work();
+        progress.tick(`${verb} ${name}`);
+      } catch (error) {
+        result.failed.push({ name, reason: error instanceof Error ? error.message : String(error) });
+        progress.tick(`failed ${name}`);
+      }
+    });
+  await Promise.all([
+    ...result.upload.map((name) =>
+      attempt(name, 'uploaded', async () => {
+        const { file, size } = local.get(name)!;
+        await bucket.write(name, await readFile(file), { contentType: contentTypeOf(name), cacheControl: cacheControlOf(name), resumable: size > (options.resumableAbove ?? 8 * 1024 * 1024) });
+      }),
+    ),
+    ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeOf(name), cacheControl: cacheControlOf(name) }))),
+  ]);
+  // Old files go last, so a visitor mid-deploy never meets a page whose assets are gone.
+  await Promise.all(result.remove.map((name) => attempt(name, 'deleted', () => bucket.delete(name))));
+  progress.done();
+  return result;
+}
+
+async function walk(dir: string, prefix = ''): Promise<{ name: string; file: string; size: number }[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const found: { name: string; file: string; size: number }[] = [];
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await walk(file, `${prefix}${entry.name}/`)));
+    else if (entry.isFile()) found.push({ name: `${prefix}${entry.name}`, file, size: (await stat(file)).size });
+  }
+  return found.sort((a, b) => a.name.localeCompare(b.name));
+}
