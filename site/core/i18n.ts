@@ -31,11 +31,20 @@ export function contentLangTag(locale: ContentLocale): string {
 
 export function createTranslator(ui: UiLocale, messages: Messages, fallback: Messages): Translator {
   const dates = new Intl.DateTimeFormat(LANG_TAG[ui], { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  const plurals = new Intl.PluralRules(LANG_TAG[ui]);
+  // A count picks "key.one", "key.few", … when the locale has that form; the plain key is the default.
+  const lookup = (key: string, count: unknown) => {
+    if (typeof count === 'number') {
+      const form = messages[`${key}.${plurals.select(count)}`];
+      if (form !== undefined) return form;
+    }
+    return messages[key] ?? fallback[key];
+  };
   return {
     ui,
     lang: LANG_TAG[ui],
     t(key, params) {
-      const template = messages[key] ?? fallback[key];
+      const template = lookup(key, params?.count);
       if (template === undefined) throw new Error(`UI string "${key}" is missing from locales/en.json`);
       return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
     },
