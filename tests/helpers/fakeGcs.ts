@@ -128,6 +128,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (query.uploadType === 'resumable') {
         entry.kind = 'object.upload.start';
         const meta = body.length ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
+        meta.contentType ??= req.headers['x-upload-content-type'];
         const name = query.name ?? String(meta.name);
         if (!precondition(bucket, name)) return fail(412, 'Precondition Failed');
         const id = randomBytes(8).toString('hex');

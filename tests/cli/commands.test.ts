@@ -1,0 +1,96 @@
+/**
+ * The commands through the CLI's own entry point (main), as an operator or a
+ * CI job runs them: exit codes, one line per error, --json for scripts, and
+ * no API key in anything printed.
+ */
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.ts';
+import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
+import { makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+
+const KEY = 'sk-live-cli-secret-9876543210';
+let llm: FakeOpenAi;
+let gcs: FakeGcs;
+let fixture: Fixture;
+let printed: string[];
+
+beforeAll(async () => {
+  llm = await startFakeOpenAi();
+  gcs = await startFakeGcs();
+});
+afterAll(async () => {
+  await llm.close();
+  await gcs.close();
+});
+beforeEach(async () => {
+  fixture = await makeFixture();
+  printed = [];
+  process.env.OPENAI_API_KEY = KEY;
+  process.env.OPENAI_BASE_URL = llm.url;
+  process.exitCode = undefined;
+  const capture = (chunk: unknown) => (printed.push(String(chunk)), true);
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(`${args.join(' ')}\n`));
+  llm.reply = () => undefined;
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await fixture.cleanup();
+});
+
+const felt = (...args: string[]) => main(['node', 'felt', ...args, '--content', fixture.contentDir]);
+
+describe.each(['local', 'gcs'] as const)('felt commands on %s storage', (kind) => {
+  const storage = () => (kind === 'gcs' ? ['--storage', 'gcs', '--storage-endpoint', gcs.url] : ['--storage', 'local']);
+
+  it('generate → publish → pull run end to end, exit 0, and say nothing secret', async () => {
+    expect(await felt('generate', '--locale', 'en_US', '--count', '2', '--date', '2026-05-01', ...storage())).toBe(0);
+    expect(await felt('publish', '--all', ...storage())).toBe(1);
+    expect(printed.join('')).toMatch(/production not written: 2 articles would change\. check the plan above and rerun with --yes/);
+    expect(await felt('publish', '--all', '--yes', ...storage())).toBe(0);
+    printed.length = 0;
+    expect(await felt('pull', '--json', ...storage())).toBe(0);
+    const result = JSON.parse(printed.join('')) as { download: string[] };
+    expect(result.download).toHaveLength(2);
+    expect(printed.join('')).not.toContain(KEY);
+  });
+});
+
+describe('felt command errors', () => {
+  it('fails with one line and exit 1 when articles fail, never showing the key', async () => {
+    llm.reply = () => ({ status: 401 });
+    const code = await felt('generate', '--locale', 'en_US', '--count', '1');
+    expect(code).toBe(1);
+    const out = printed.join('');
+    expect(out).toMatch(/felt: generate: 1 failed \(listed above\)/);
+    expect(out).toMatch(/refused the API key/);
+    expect(out).not.toContain(KEY);
+  });
+
+  it('rejects bad flags with a clear line', async () => {
+    expect(await felt('generate', '--locale', 'fr_FR', '--count', '1')).toBe(1);
+    expect(printed.join('')).toMatch(/--locale must be one of en_US, ru_RU, tr_TR/);
+    expect(await felt('generate', '--locale', 'en_US', '--count', '1', '--category', 'astrology')).toBe(1);
+    expect(printed.join('')).toMatch(/--category "astrology" is not a configured category/);
+    expect(await felt('publish')).toBe(1);
+    expect(printed.join('')).toMatch(/--slug SLUG \(repeatable\) or --all/);
+    expect(await felt('deploy', '--bucket', 'site', '--dist', `${fixture.root}/missing`)).toBe(1);
+    expect(printed.join('')).toMatch(/is missing or empty\. run felt build first/);
+  });
+
+  it('--dry-run --json prints the plan and prompts without calling the endpoint', async () => {
+    const before = llm.log.length;
+    expect(await felt('generate', '--locale', 'ru_RU', '--count', '2', '--dry-run', '--json')).toBe(0);
+    const result = JSON.parse(printed.join('')) as { plan: unknown[]; prompts: unknown[] };
+    expect(result.plan).toHaveLength(2);
+    expect(llm.log.length).toBe(before);
+  });
+
+  it('batch then collect through the CLI', async () => {
+    expect(await felt('generate', '--locale', 'en_US', '--count', '2', '--batch')).toBe(0);
+    expect(await felt('generate', '--collect')).toBe(0);
+    expect(printed.join('')).toMatch(/2 stored, 0 failed/);
+  });
+});

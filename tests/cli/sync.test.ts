@@ -1,0 +1,165 @@
+/**
+ * publish, pull and deploy on both backends: the local folder bucket and the
+ * real GCS client against the fake server (whose log shows that nothing is
+ * transferred when nothing changed).
+ */
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
+import { loadProject } from '../../cli/project.ts';
+import { publish } from '../../cli/publish.ts';
+import { pull } from '../../cli/pull.ts';
+import { createReporter } from '../../cli/report.ts';
+import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
+import type { Bucket } from '../../cli/storage/types.ts';
+import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+
+let gcs: FakeGcs;
+let fixture: Fixture;
+beforeAll(async () => void (gcs = await startFakeGcs()));
+afterAll(() => gcs.close());
+beforeEach(async () => {
+  fixture = await makeFixture();
+  gcs.buckets.clear();
+});
+afterEach(() => fixture.cleanup());
+
+const quiet = () => {
+  const streams = captureStreams();
+  return { reporter: createReporter({ stdout: streams.stdout as never, stderr: streams.stderr as never, tty: false }), streams };
+};
+
+describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
+  const choice = (): StorageChoice => (kind === 'gcs' ? { storage: 'gcs', apiEndpoint: gcs.url } : { storage: 'local' });
+  const bucket = async (name: string): Promise<Bucket> => {
+    const b = openStorage(await loadProject(fixture.contentDir), choice()).bucket(name);
+    if (!(await b.exists())) await b.create();
+    return b;
+  };
+  const put = async (b: Bucket, slug: string, title: string, locale = 'en_US') =>
+    b.write(`articles/${locale}/${slug}.md`, Buffer.from(articleSource(slug, title, locale)), { contentType: 'text/markdown; charset=utf-8' });
+  const transfers = () => gcs.log.filter((r) => ['object.upload', 'object.upload.start', 'object.download', 'object.rewrite', 'object.delete', 'object.patch'].includes(r.kind)).length;
+
+  it('publish shows the plan, needs --yes, copies only what changed, and respects generations', async () => {
+    const dev = await bucket('felt-test-dev');
+    await put(dev, 'alpha', 'Alpha');
+    await put(dev, 'beta', 'Beta');
+    const { reporter, streams } = quiet();
+    await expect(publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter })).rejects.toThrow(/production not written: 2 articles would change/);
+    expect(streams.out()).toMatch(/new\s+articles\/en_US\/alpha\.md/);
+    const prod = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test');
+    expect(await prod.exists()).toBe(false);
+    await expect(publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter: quiet().reporter, confirm: async () => false })).rejects.toThrow(/not confirmed/);
+
+    const first = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(first.copied).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md']);
+
+    gcs.resetLog();
+    const again = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(again.copied).toEqual([]);
+    expect(again.plan.every((i) => i.state === 'unchanged')).toBe(true);
+    expect(transfers()).toBe(0);
+
+    await put(dev, 'alpha', 'Alpha, revised');
+    const dry = await publish({ contentDir: fixture.contentDir, slugs: ['alpha'], dryRun: true, storage: choice(), reporter: quiet().reporter });
+    expect(dry.plan).toMatchObject([{ name: 'articles/en_US/alpha.md', state: 'changed' }]);
+    expect(dry.written).toBe(false);
+    const raced = await publish({ contentDir: fixture.contentDir, slugs: ['alpha'], yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(raced.copied).toEqual(['articles/en_US/alpha.md']);
+    await expect(publish({ contentDir: fixture.contentDir, slugs: ['nope'], yes: true, storage: choice(), reporter: quiet().reporter })).rejects.toThrow(/not in .*: nope/);
+  });
+
+  it('publish refuses to overwrite a production object changed after the plan', async () => {
+    const dev = await bucket('felt-test-dev');
+    const prod = await bucket('felt-test');
+    await put(dev, 'gamma', 'Gamma new');
+    await put(prod, 'gamma', 'Gamma old');
+    const { reporter } = quiet();
+    const result = await publish({
+      contentDir: fixture.contentDir,
+      all: true,
+      storage: choice(),
+      reporter,
+      // The confirmation is where time passes: someone writes production meanwhile.
+      confirm: async () => {
+        await put(prod, 'gamma', 'Gamma edited by hand');
+        return true;
+      },
+    });
+    expect(result.failed).toMatchObject([{ name: 'articles/en_US/gamma.md', reason: /changed in production since the plan/ }]);
+    expect((await prod.read('articles/en_US/gamma.md')).toString()).toContain('Gamma edited by hand');
+  });
+
+  it('pull downloads only what differs, writes valid files, and deletes only with --delete', async () => {
+    const prod = await bucket('felt-test');
+    await put(prod, 'one', 'One');
+    await put(prod, 'two', 'Two');
+    await put(prod, 'drei', 'Drei', 'ru_RU');
+    await prod.write('articles/en_US/broken.md', Buffer.from('---\ntitle: [\n---\n'), { contentType: 'text/markdown' });
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    await writeFile(path.join(folder, 'local-only.md'), articleSource('local-only', 'Local only'));
+    await writeFile(path.join(folder, 'broken.md'), articleSource('broken', 'Broken but fine locally'));
+
+    const first = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(first.download.sort()).toEqual(['articles/en_US/one.md', 'articles/en_US/two.md', 'articles/ru_RU/drei.md']);
+    expect(first.failed).toMatchObject([{ name: 'articles/en_US/broken.md', reason: /invalid article/ }]);
+    expect(await readFile(path.join(folder, 'broken.md'), 'utf8')).toContain('Broken but fine locally');
+    expect(first.extra).toEqual([path.join(folder, 'local-only.md')]);
+    expect((await readdir(folder)).sort()).toEqual(['broken.md', 'local-only.md', 'one.md', 'two.md']);
+
+    await prod.delete('articles/en_US/broken.md');
+    gcs.resetLog();
+    const second = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(second.download).toEqual([]);
+    expect(second.unchanged).toBe(3);
+    expect(transfers()).toBe(0);
+    expect((await readdir(folder)).sort()).toContain('local-only.md');
+
+    await put(prod, 'two', 'Two, updated');
+    const dry = await pull({ contentDir: fixture.contentDir, delete: true, dryRun: true, storage: choice(), reporter: quiet().reporter });
+    expect(dry.download).toEqual(['articles/en_US/two.md']);
+    expect(await readFile(path.join(folder, 'two.md'), 'utf8')).not.toContain('updated');
+    const third = await pull({ contentDir: fixture.contentDir, locales: ['en_US'], delete: true, storage: choice(), reporter: quiet().reporter });
+    expect(third.download).toEqual(['articles/en_US/two.md']);
+    expect(await readFile(path.join(folder, 'two.md'), 'utf8')).toContain('Two, updated');
+    expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
+  });
+
+  it('deploy uploads changed files with the right headers and removes stale ones only with --delete', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(path.join(dist, 'assets'), { recursive: true });
+    await mkdir(path.join(dist, 'articles', 'x'), { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, 'articles', 'x', 'index.html'), '<!doctype html><title>X</title>');
+    await writeFile(path.join(dist, 'assets', 'main-4F2K9QZ1.js'), 'console.log(1)');
+    await writeFile(path.join(dist, 'assets', 'big-7A7A7A7A.css'), 'a{}'.repeat(100_000));
+    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, resumableAbove: 100_000, ...extra });
+
+    const first = await run();
+    expect(first.upload).toHaveLength(4);
+    const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
+    const index = await site.stat('index.html');
+    expect(index).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE });
+    expect(await site.stat('assets/main-4F2K9QZ1.js')).toMatchObject({ contentType: 'text/javascript; charset=utf-8', cacheControl: IMMUTABLE });
+    if (kind === 'gcs') expect(gcs.log.some((r) => r.kind === 'object.upload.start')).toBe(true);
+
+    gcs.resetLog();
+    const again = await run();
+    expect(again.upload).toEqual([]);
+    expect(again.unchanged).toBe(4);
+    expect(transfers()).toBe(0);
+
+    await site.patch('index.html', { cacheControl: 'public, max-age=86400' });
+    await writeFile(path.join(dist, 'articles', 'x', 'index.html'), '<!doctype html><title>X2</title>');
+    await site.write('old-page/index.html', Buffer.from('old'), { contentType: 'text/html' });
+    const third = await run();
+    expect(third).toMatchObject({ upload: ['articles/x/index.html'], patch: ['index.html'], stale: ['old-page/index.html'], remove: [] });
+    expect(await site.stat('old-page/index.html')).toBeDefined();
+    const fourth = await run({ delete: true });
+    expect(fourth.remove).toEqual(['old-page/index.html']);
+    expect(await site.stat('old-page/index.html')).toBeUndefined();
+    await expect(run({ distDir: path.join(fixture.root, 'nothing') })).rejects.toThrow(/is missing or empty/);
+  });
+});
