@@ -1,0 +1,98 @@
+/**
+ * The HTML document around a page: head tags from the page's Head, the
+ * shared shell, and the asset links. Assembled as a string: it is the same
+ * frame for every page and needs no React.
+ */
+import type { SiteSettings } from '../core/types.ts';
+import type { Head } from '../pages/types.ts';
+import type { Shell } from './renderPage.tsx';
+import { absoluteUrl, safeJsonForScript } from './seo.ts';
+import { urls } from '../model/urls.ts';
+
+export interface DocumentAssets {
+  css: string;
+  js: string;
+  staticQuery: string;
+}
+
+export interface DocumentInput {
+  lang: string;
+  ogLocale: string;
+  kind: string;
+  head: Head;
+  main: string;
+  shell: Shell;
+  assets: DocumentAssets;
+  settings: SiteSettings;
+  skipLabel: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/** The page-specific head tags; the client runtime swaps them on navigation. */
+export function headTags(head: Head, settings: SiteSettings, ogLocale: string): string {
+  const tags: string[] = [`<title>${escapeHtml(head.title)}</title>`, meta('name', 'description', head.description)];
+  if (head.noindex) tags.push(meta('name', 'robots', 'noindex'));
+  if (head.canonical) {
+    const url = absoluteUrl(settings, head.canonical);
+    tags.push(`<link rel="canonical" href="${escapeHtml(url)}">`, meta('property', 'og:url', url));
+  }
+  tags.push(
+    meta('property', 'og:type', head.ogType),
+    meta('property', 'og:title', head.title),
+    meta('property', 'og:description', head.description),
+    meta('property', 'og:site_name', settings.title),
+    meta('property', 'og:locale', ogLocale),
+    meta('property', 'og:image', absoluteUrl(settings, urls.logo(settings.brand))),
+    meta('name', 'twitter:card', 'summary'),
+    meta('name', 'twitter:title', head.title),
+    meta('name', 'twitter:description', head.description),
+  );
+  if (head.published) tags.push(meta('property', 'article:published_time', head.published));
+  if (head.modified) tags.push(meta('property', 'article:modified_time', head.modified));
+  if (head.author) tags.push(meta('property', 'article:author', head.author));
+  for (const alternate of head.alternates) {
+    tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}">`);
+  }
+  if (head.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(head.feed.title)}" href="${escapeHtml(head.feed.href)}">`);
+  for (const data of head.jsonLd) tags.push(`<script type="application/ld+json">${safeJsonForScript(data)}</script>`);
+  return tags.join('\n');
+}
+
+function meta(attribute: 'name' | 'property', key: string, content: string): string {
+  return `<meta ${attribute}="${key}" content="${escapeHtml(content)}">`;
+}
+
+export function renderDocument(input: DocumentInput): string {
+  const { assets, settings } = input;
+  return `<!doctype html>
+<html lang="${input.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="#0d5c3f">
+<link rel="icon" href="/favicon.ico" sizes="32x32">
+<link rel="icon" href="/icons/icon.svg" type="image/svg+xml">
+<link rel="apple-touch-icon" href="${urls.logo(settings.brand)}">
+<link rel="stylesheet" href="${assets.css}">
+<link rel="preload" href="${assets.staticQuery}" as="fetch" crossorigin="anonymous">
+<script type="module" src="${assets.js}"></script>
+<meta name="felt-head" content="start">
+${headTags(input.head, settings, input.ogLocale)}
+<meta name="felt-head" content="end">
+</head>
+<body>
+<a class="skip-link" href="#main">${escapeHtml(input.skipLabel)}</a>
+<header id="site-header" class="site-header" data-sq="${assets.staticQuery}">${input.shell.header}</header>
+${input.shell.newUrl}
+<main id="main" class="main" tabindex="-1" data-kind="${input.kind}">${input.main}</main>
+<footer class="site-footer">${input.shell.footer}</footer>
+<div id="announcer" class="visually-hidden" role="status" aria-live="assertive" aria-atomic="true"></div>
+</body>
+</html>
+`;
+}

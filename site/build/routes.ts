@@ -1,0 +1,326 @@
+/**
+ * SiteModel → every page of the site as a PageSpec (DESIGN.md, "Routes").
+ * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize.
+ */
+import { contentLangTag } from '../core/i18n.ts';
+import type { CategoryNode } from '../core/types.ts';
+import type { Crumb } from '../components/Breadcrumbs.tsx';
+import { subcategoryKey } from '../model/categoryIndex.ts';
+import { relatedArticles, type SiteModel } from '../model/siteModel.ts';
+import { urls } from '../model/urls.ts';
+import { countWords } from '../render/markdown.ts';
+import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
+import type { Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
+import { absoluteUrl, articleJsonLd, breadcrumbJsonLd, collectionJsonLd, localeSiteUrl, personJsonLd, websiteJsonLd } from './seo.ts';
+
+type Draft = PageProps & { path: string; head: Head };
+
+export function* allPages(model: SiteModel): Generator<PageSpec> {
+  const drafts: Iterable<Draft>[] = [
+    [homePage(model)],
+    listingPages(model),
+    authorPages(model),
+    infoPages(model),
+    [sitemapPage(model), errorPage(model, 'notFound'), errorPage(model, 'serverError')],
+    articlePages(model),
+  ];
+  for (const group of drafts) for (const draft of group) yield withSponsored(model, draft);
+}
+
+function withSponsored(model: SiteModel, draft: Draft): PageSpec {
+  const { ads, settings } = model.content;
+  const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
+  const heading = model.translator.t(`sponsored.heading.${sponsoredHeadingIndex(draft.path)}`);
+  return { ...draft, sponsored: { heading, links } } as PageSpec;
+}
+
+function home(model: SiteModel): Crumb {
+  return { name: model.translator.t('breadcrumbs.home'), href: urls.home() };
+}
+
+function summariesOf(model: SiteModel, ids: string[]) {
+  return ids.map((id) => model.summaries.get(id)!);
+}
+
+function homePage(model: SiteModel): Draft {
+  const { t, pick } = model.translator;
+  const { settings, categories } = model.content;
+  const counts = settings.home;
+  const ids = model.articles.map((a) => a.id);
+  const lead = ids.slice(0, counts.moreAwesomeStuff);
+  const best = ids.slice(lead.length, lead.length + counts.ourBestStories);
+  const updated = model.articles
+    .filter((a) => a.updated && a.updated > a.date)
+    .sort((a, b) => b.updated!.localeCompare(a.updated!))
+    .slice(0, counts.updatedArticles)
+    .map((a) => a.id);
+  const description = t('home.description', { title: settings.title });
+  return {
+    kind: 'home',
+    path: '/',
+    head: {
+      title: t('home.title', { title: settings.title }),
+      description,
+      canonical: '/',
+      ogType: 'website',
+      jsonLd: [websiteJsonLd(settings, model.locale, description)],
+      alternates: [],
+      feed: { title: t('feed.title', { site: settings.title }), href: urls.feed() },
+    },
+    props: {
+      lead: summariesOf(model, lead),
+      best: summariesOf(model, best),
+      updated: summariesOf(model, updated),
+      categories: categories.map((category) => ({
+        title: pick(category.title),
+        href: urls.category(category.slug),
+        description: pick(category.description),
+        articles: summariesOf(model, (model.index.byCategory.get(category.key) ?? []).slice(0, counts.perCategory)),
+      })),
+    },
+  };
+}
+
+interface Listing {
+  base: string;
+  kind: 'category' | 'subcategory';
+  node: CategoryNode;
+  trail: Crumb[];
+  ids: string[];
+  topics: LinkItem[];
+  feed?: { title: string; href: string };
+}
+
+function* listingPages(model: SiteModel): Generator<Draft> {
+  const { t, pick } = model.translator;
+  const site = model.content.settings.title;
+  for (const category of model.content.categories) {
+    const base = urls.category(category.slug);
+    const trail = [home(model), { name: pick(category.title), href: base }];
+    const topics = category.children.map((child) => ({
+      title: pick(child.title),
+      href: urls.subcategory(category.slug, child.slug),
+      count: model.index.bySubcategory.get(subcategoryKey(category.key, child.key))?.length ?? 0,
+    }));
+    const feed = { title: t('feed.categoryTitle', { site, category: pick(category.title) }), href: urls.categoryFeed(category.slug) };
+    yield* paginate(model, { base, kind: 'category', node: category, trail, ids: model.index.byCategory.get(category.key) ?? [], topics, feed });
+    for (const child of category.children) {
+      const childBase = urls.subcategory(category.slug, child.slug);
+      const childTrail = [...trail, { name: pick(child.title), href: childBase }];
+      const ids = model.index.bySubcategory.get(subcategoryKey(category.key, child.key)) ?? [];
+      yield* paginate(model, { base: childBase, kind: 'subcategory', node: child, trail: childTrail, ids, topics: [], feed });
+    }
+  }
+}
+
+function pageCount(model: SiteModel, total: number): number {
+  return Math.max(1, Math.ceil(total / model.content.settings.home.pageSize));
+}
+
+function pageTitle(model: SiteModel, title: string, page: number, pages: number): string {
+  return page > 1 ? `${title} (${model.translator.t('pagination.pageOf', { page, pages })})` : title;
+}
+
+function* paginate(model: SiteModel, listing: Listing): Generator<Draft> {
+  const { t, pick } = model.translator;
+  const { settings } = model.content;
+  const size = settings.home.pageSize;
+  const pages = pageCount(model, listing.ids.length);
+  const heading = pick(listing.node.title);
+  const description = pick(listing.node.description);
+  for (let page = 1; page <= pages; page++) {
+    const path = urls.page(listing.base, page);
+    yield {
+      kind: listing.kind,
+      path,
+      head: {
+        title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page, pages),
+        description,
+        canonical: path,
+        ogType: 'website',
+        jsonLd: [collectionJsonLd(settings, path, heading, description), breadcrumbJsonLd(settings, listing.trail)],
+        alternates: [],
+        feed: listing.feed,
+      },
+      props: {
+        heading,
+        description,
+        trail: listing.trail,
+        topics: listing.topics,
+        articles: summariesOf(model, listing.ids.slice((page - 1) * size, page * size)),
+        pagination: { base: listing.base, page, pages },
+        total: listing.ids.length,
+      },
+    };
+  }
+}
+
+function* authorPages(model: SiteModel): Generator<Draft> {
+  const { t } = model.translator;
+  const { settings, authors } = model.content;
+  const count = (name: string) => model.articlesByAuthor.get(name)?.length ?? 0;
+  yield {
+    kind: 'authors',
+    path: urls.authors(),
+    head: {
+      title: t('authors.title', { site: settings.title }),
+      description: t('authors.description', { site: settings.title }),
+      canonical: urls.authors(),
+      ogType: 'website',
+      jsonLd: [breadcrumbJsonLd(settings, [home(model), { name: t('authors.heading'), href: urls.authors() }])],
+      alternates: [],
+    },
+    props: { authors: authors.map((a) => ({ name: a.name, title: a.name, href: urls.author(a.slug), description: a.description, count: count(a.name) })) },
+  };
+  const size = settings.home.pageSize;
+  for (const author of authors) {
+    const base = urls.author(author.slug);
+    const ids = model.articlesByAuthor.get(author.name) ?? [];
+    const pages = pageCount(model, ids.length);
+    const trail = [home(model), { name: t('authors.heading'), href: urls.authors() }, { name: author.name, href: base }];
+    for (let page = 1; page <= pages; page++) {
+      const path = urls.page(base, page);
+      yield {
+        kind: 'author',
+        path,
+        head: {
+          title: pageTitle(model, author.meta_title, page, pages),
+          description: author.meta_description,
+          canonical: path,
+          ogType: 'profile',
+          jsonLd: [personJsonLd(settings, author), breadcrumbJsonLd(settings, trail)],
+          alternates: [],
+        },
+        props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, ids.slice((page - 1) * size, page * size)), pagination: { base, page, pages }, total: ids.length },
+      };
+    }
+  }
+}
+
+const INFO_ROUTES = [
+  { id: 'about-us', path: urls.about() },
+  { id: 'privacy-policy', path: urls.privacy() },
+  { id: 'terms', path: urls.terms() },
+] as const;
+
+function* infoPages(model: SiteModel): Generator<Draft> {
+  const { settings, pages } = model.content;
+  for (const route of INFO_ROUTES) {
+    const page = pages.find((p) => p.id === route.id && p.ui === model.ui) ?? pages.find((p) => p.id === route.id && p.ui === 'en');
+    if (!page) continue;
+    const trail = [home(model), { name: page.title, href: route.path }];
+    yield {
+      kind: 'info',
+      path: route.path,
+      head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', jsonLd: [breadcrumbJsonLd(settings, trail)], alternates: [] },
+      props: { title: page.title, body: page.body, trail },
+    };
+  }
+}
+
+function sitemapPage(model: SiteModel): Draft {
+  const { t, pick } = model.translator;
+  const { settings, categories } = model.content;
+  return {
+    kind: 'sitemap',
+    path: urls.sitemap(),
+    head: { title: t('sitemap.title', { site: settings.title }), description: t('sitemap.description', { site: settings.title }), canonical: urls.sitemap(), ogType: 'website', jsonLd: [], alternates: [] },
+    props: {
+      sections: categories.map((category) => ({
+        title: pick(category.title),
+        href: urls.category(category.slug),
+        children: category.children.map((child) => ({
+          title: pick(child.title),
+          href: urls.subcategory(category.slug, child.slug),
+          count: model.index.bySubcategory.get(subcategoryKey(category.key, child.key))?.length ?? 0,
+        })),
+      })),
+      info: [
+        { title: t('footer.about'), href: urls.about() },
+        { title: t('footer.privacy'), href: urls.privacy() },
+        { title: t('footer.terms'), href: urls.terms() },
+        { title: t('footer.authors'), href: urls.authors() },
+        { title: t('footer.sitemapXml'), href: urls.sitemapXml() },
+        { title: t('footer.rss'), href: urls.feed() },
+      ],
+      // The whole archive is reachable through the category pages; the sitemap lists the newest.
+      recent: model.articles.slice(0, 100).map((a) => ({ title: a.title, href: urls.article(a.slug) })),
+    },
+  };
+}
+
+function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
+  const { t } = model.translator;
+  const site = model.content.settings.title;
+  return {
+    kind,
+    path: kind === 'notFound' ? '/404' : '/500',
+    head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', jsonLd: [], alternates: [], noindex: true },
+    props: {},
+  };
+}
+
+function* articlePages(model: SiteModel): Generator<Draft> {
+  const { t, pick } = model.translator;
+  const { settings } = model.content;
+  for (const article of model.articles) {
+    const path = urls.article(article.slug);
+    const placement = model.index.placements.get(article.id)?.[0];
+    const author = model.authorByName.get(article.author)!;
+    const trail: Crumb[] = [home(model)];
+    if (placement) {
+      trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
+      trail.push({ name: pick(placement.subcategory.title), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
+    }
+    trail.push({ name: article.title, href: path });
+    const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
+    const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
+    const others = siblings.filter((s) => s.locale !== model.locale);
+    const alternates = others.length
+      ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
+      : [];
+    yield {
+      kind: 'article',
+      path,
+      head: {
+        title: `${article.title} | ${settings.title}`,
+        description: article.description,
+        canonical: path,
+        ogType: 'article',
+        published: article.date,
+        modified: article.updated,
+        author: author.name,
+        jsonLd: [
+          articleJsonLd(settings, {
+            path,
+            title: article.title,
+            description: article.description,
+            date: article.date,
+            updated: article.updated,
+            author,
+            locale: article.locale,
+            section: placement ? pick(placement.category.title) : undefined,
+            keywords: tags,
+            words: countWords(article.body),
+          }),
+          breadcrumbJsonLd(settings, trail),
+        ],
+        alternates,
+      },
+      props: {
+        slug: article.slug,
+        title: article.title,
+        description: article.description,
+        body: article.body,
+        date: article.date,
+        updated: article.updated,
+        author: { name: author.name, slug: author.slug, bio: author.description },
+        trail,
+        tags,
+        related: relatedArticles(model, article),
+        translations: others.map((s) => ({ ...s, href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}`, label: t(`language.${s.locale}`) })),
+        pageUrl: absoluteUrl(settings, path),
+      },
+    };
+  }
+}
