@@ -16,7 +16,7 @@ import { outputFileFor, pageDataPathFor, urls } from '../model/urls.ts';
 import { SPECIAL_FILES, type PageSpec } from '../pages/types.ts';
 import { sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from './assets.ts';
-import { renderDocument } from './document.ts';
+import { headTags, renderDocument } from './document.ts';
 import { renderRss, type FeedItem } from './feeds.ts';
 import { OutputWriter, createStaging, swapIntoPlace } from './output.ts';
 import { renderMain, renderShell } from './renderPage.tsx';
@@ -27,6 +27,7 @@ import { headerProps, shortHash, staticQueryData } from './sharedData.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from './sitemapXml.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
 import { faviconIco } from './favicon.ts';
+import { serviceWorkerSource } from './serviceWorker.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -101,6 +102,7 @@ async function writeSite(model: SiteModel, out: OutputWriter, onProgress?: Build
   await out.write('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
   await out.write('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
   await out.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
+  await out.write('sw.js', await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }));
 
   const lang = model.translator.lang;
   const ogLocale = model.locale;
@@ -110,11 +112,11 @@ async function writeSite(model: SiteModel, out: OutputWriter, onProgress?: Build
   for (const spec of allPages(model)) {
     assertSerializable(spec.props, spec.path);
     const main = renderMain(spec, site);
-    const html = renderDocument({ lang, ogLocale, kind: spec.kind, head: spec.head, main, shell, assets: { ...assets, staticQuery }, settings, skipLabel: model.translator.t('skip.toContent') });
+    const html = renderDocument({ lang, ogLocale, kind: spec.kind, head: spec.head, main, shell, assets: { ...assets, staticQuery, build: compilationHash }, settings, skipLabel: model.translator.t('skip.toContent') });
     const special = SPECIAL_FILES[spec.kind];
     if (special) await out.write(special, html);
     else await out.write(outputFileFor(spec.path), html);
-    await out.write(pageDataPathFor(spec.path).slice(1), pageDataJson(spec, main, sqHash, compilationHash));
+    await out.write(pageDataPathFor(spec.path).slice(1), pageDataJson(spec, main, headTags(spec.head, settings, ogLocale), sqHash, compilationHash));
     if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
     count++;
     if (onProgress && (count % 250 === 0 || count === total)) onProgress(count, total);
@@ -140,12 +142,12 @@ function lastModified(spec: PageSpec): string | undefined {
 }
 
 /** page-data.json (SPEC section 7): the page's main HTML and head, for client-side navigation. */
-function pageDataJson(spec: PageSpec, html: string, sqHash: string, compilationHash: string): string {
+function pageDataJson(spec: PageSpec, html: string, headHtml: string, sqHash: string, compilationHash: string): string {
   return JSON.stringify({
     componentChunkName: `component---${spec.kind}`,
     path: spec.path,
     webpackCompilationHash: compilationHash,
-    result: { pageContext: { kind: spec.kind, head: spec.head, html } },
+    result: { pageContext: { kind: spec.kind, head: spec.head, headHtml, html } },
     staticQueryHashes: [sqHash],
     slicesMap: { header: 'header', footer: 'footer' },
   });

@@ -13,6 +13,8 @@ export interface DocumentAssets {
   css: string;
   js: string;
   staticQuery: string;
+  /** The build's hash; the client runtime compares it with /page-data/app-data.json. */
+  build?: string;
 }
 
 export interface DocumentInput {
@@ -75,7 +77,7 @@ export function renderDocument(input: DocumentInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="#0d5c3f">
-<link rel="icon" href="/favicon.ico" sizes="32x32">
+${assets.build ? `<meta name="felt-build" content="${escapeHtml(assets.build)}">\n` : ''}<link rel="icon" href="/favicon.ico" sizes="32x32">
 <link rel="icon" href="/icons/icon.svg" type="image/svg+xml">
 <link rel="apple-touch-icon" href="${urls.logo(settings.brand)}">
 <link rel="stylesheet" href="${assets.css}">

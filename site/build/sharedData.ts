@@ -42,6 +42,7 @@ export function headerProps(model: SiteModel, searchIndex: string): HeaderProps 
       searchLoading: t('search.loading'),
       searchOpensInNewTab: t('search.opensInNewTab'),
       searchError: t('search.error'),
+      searchMore: t('search.more'),
     },
   };
 }

@@ -1,26 +1,156 @@
 /**
- * The header search box (SPEC section 2). The input is server-rendered; the
- * search code and its index are loaded only when the box is first used.
+ * The header search box (SPEC section 2). The input is server-rendered and
+ * works as a plain field; the search chunk (engine, index reader, results
+ * list) is loaded the first time the box is focused or typed in. Results
+ * appear from three characters; the typed text stays when one is chosen.
  */
-import { useId, useState } from 'react';
-import type { HeaderStrings } from './types.ts';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { SearchApi, SearchHit, SearchModule, SearchResultPage } from './search/types.ts';
+import { isSearchable } from './search/text.ts';
+import type { HeaderStrings, MenuCategory } from './types.ts';
 
-export function SearchBox({ strings }: { strings: HeaderStrings; searchIndex: string }) {
+const DEBOUNCE_MS = 120;
+
+interface Results {
+  query: string;
+  hits: SearchHit[];
+  page?: SearchResultPage;
+  loading: boolean;
+  failed: boolean;
+}
+
+interface Loaded {
+  module: SearchModule;
+  api: SearchApi;
+}
+
+export interface SearchBoxProps {
+  strings: HeaderStrings;
+  searchIndex: string;
+  menu: MenuCategory[];
+  loadSearch?: () => Promise<SearchModule>;
+}
+
+export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxProps) {
   const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(false);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [results, setResults] = useState<Results>({ query: '', hits: [], loading: false, failed: false });
+  const loading = useRef<Promise<void> | null>(null);
+  const rootRef = useRef<HTMLFormElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
+  const resultsId = useId();
+
+  const ensureLoaded = () => {
+    if (loading.current || !loadSearch) return;
+    loading.current = loadSearch().then(
+      (module) => setLoaded({ module, api: module.createSearch(searchIndex) }),
+      (error: unknown) => {
+        console.error(error);
+        loading.current = null;
+        setResults((r) => ({ ...r, loading: false, failed: true }));
+      },
+    );
+  };
+
+  useEffect(() => {
+    if (!loaded || !isSearchable(query)) return;
+    let current = true;
+    setResults((r) => ({ ...r, loading: true, failed: false }));
+    const timer = setTimeout(() => {
+      loaded.api.search(query).then(
+        (page) => current && setResults({ query, hits: page.hits, page, loading: false, failed: false }),
+        (error: unknown) => {
+          console.error(error);
+          if (current) setResults({ query, hits: [], loading: false, failed: true });
+        },
+      );
+    }, DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [loaded, query]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => document.removeEventListener('pointerdown', onPointer);
+  }, [open]);
+
+  const more = () => {
+    const page = results.page;
+    if (!page?.more) return;
+    setResults((r) => ({ ...r, loading: true }));
+    page.next().then(
+      (next) => setResults((r) => (r.page === page ? { ...r, hits: [...r.hits, ...next.hits], page: next, loading: false } : r)),
+      () => setResults((r) => ({ ...r, loading: false, failed: true })),
+    );
+  };
+
+  const onInputKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Escape' && open) {
+      event.preventDefault();
+      setOpen(false);
+    } else if (event.key === 'ArrowDown' && open) {
+      const first = rootRef.current?.querySelector<HTMLAnchorElement>('.search-results a');
+      if (first) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  };
+
+  const searchable = isSearchable(query);
+  const showResults = open && searchable && loaded !== null;
+  const Results = loaded?.module.SearchResults;
   return (
-    <form className="search" role="search" onSubmit={(event) => event.preventDefault()}>
+    <form className="search" role="search" ref={rootRef} onSubmit={(event) => event.preventDefault()}>
       <label className="visually-hidden" htmlFor={inputId}>{strings.searchLabel}</label>
       <input
+        ref={inputRef}
         id={inputId}
         className="search-input"
         type="search"
         placeholder={strings.searchPlaceholder}
         autoComplete="off"
         spellCheck={false}
+        aria-controls={showResults ? resultsId : undefined}
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onFocus={() => {
+          ensureLoaded();
+          setOpen(true);
+        }}
+        onChange={(event) => {
+          ensureLoaded();
+          setQuery(event.target.value);
+          setOpen(true);
+        }}
+        onKeyDown={onInputKey}
       />
+      {open && query.trim().length > 0 && !searchable && <p className="search-hint" role="status">{strings.searchHint}</p>}
+      {showResults && Results && (
+        <Results
+          id={resultsId}
+          query={query}
+          hits={results.query === query || results.loading ? results.hits : []}
+          more={results.page?.more ?? false}
+          loading={results.loading || results.query !== query}
+          failed={results.failed}
+          menu={menu}
+          strings={strings}
+          onMore={more}
+          onEscape={() => {
+            setOpen(false);
+            inputRef.current?.focus();
+          }}
+        />
+      )}
+      {open && searchable && results.failed && !loaded && <p className="search-hint" role="status">{strings.searchError}</p>}
     </form>
   );
 }

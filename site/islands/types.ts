@@ -3,6 +3,8 @@
  * the islands with them, and the browser hydrates with the same values read
  * from /page-data/sq/d/{hash}.json, so both renders match.
  */
+import type { SearchModule } from './search/types.ts';
+
 export interface MenuLink {
   title: string;
   href: string;
@@ -30,6 +32,7 @@ export interface HeaderStrings {
   searchLoading: string;
   searchOpensInNewTab: string;
   searchError: string;
+  searchMore: string;
 }
 
 export interface HeaderProps {
@@ -39,6 +42,12 @@ export interface HeaderProps {
   strings: HeaderStrings;
   /** Where the search index lives (its manifest); loaded on first use. */
   searchIndex: string;
+}
+
+/** What only the browser gives the header: functions, never rendered on the server. */
+export interface HeaderRuntime {
+  /** Loads the search chunk (site/client/search/) on first use of the box. */
+  loadSearch?: () => Promise<SearchModule>;
 }
 
 /** The shared data of every page, emitted once as a static query file. */

@@ -1,0 +1,108 @@
+/**
+ * Client-side navigation: internal links and back/forward render the next
+ * page from its page data instead of loading a new document. Whatever goes
+ * wrong falls back to what the browser would do anyway: a full load.
+ */
+import type { StaticQueryData } from '../../islands/types.ts';
+import { format } from '../../islands/types.ts';
+import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.ts';
+import { rememberPage } from '../runtime/serviceWorker.ts';
+import { deployedBuild, shouldReloadFor } from './buildHash.ts';
+import { swapHead } from './head.ts';
+import { pagePath, pageUrlOf, pageDataUrl } from './links.ts';
+import { Notices } from './notices.ts';
+import type { PageData, PageLoader } from './pageData.ts';
+import { ScrollMemory } from './scroll.ts';
+
+export interface RouterOptions {
+  data: StaticQueryData;
+  loader: PageLoader;
+  /** Undoes the islands of the page on screen (set by the first hydration). */
+  undoIslands?: () => void;
+  /** Called after every page the router renders (prefetch watches its links). */
+  onRendered?: (main: HTMLElement) => void;
+}
+
+export class Router {
+  private readonly scroll = new ScrollMemory();
+  private readonly notices: Notices;
+  private current: string;
+  private navigation = 0;
+  private undoIslands: () => void;
+
+  constructor(private readonly options: RouterOptions) {
+    this.notices = new Notices(options.data.nav.slow);
+    this.current = pagePath(new URL(location.href));
+    this.undoIslands = options.undoIslands ?? (() => undefined);
+  }
+
+  start(): void {
+    document.addEventListener('click', (event) => this.onClick(event));
+    addEventListener('popstate', () => this.onPop());
+  }
+
+  private onClick(event: MouseEvent): void {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const url = pageUrlOf(event.target);
+    if (!url) return;
+    // A fragment of the page on screen: the browser scrolls to it.
+    if (pagePath(url) === this.current && url.search === location.search && url.hash) return;
+    event.preventDefault();
+    void this.navigate(url, 'push');
+  }
+
+  private onPop(): void {
+    const url = new URL(location.href);
+    this.scroll.popped();
+    if (pagePath(url) === this.current) return; // only the fragment changed
+    void this.navigate(url, 'pop');
+  }
+
+  async navigate(url: URL, mode: 'push' | 'pop'): Promise<void> {
+    const id = ++this.navigation;
+    const path = pagePath(url);
+    const done = this.notices.whileLoading();
+    try {
+      const [load, deployed] = await Promise.all([this.options.loader.load(path), deployedBuild()]);
+      if (id !== this.navigation) return;
+      if (load.type === 'full' || shouldReloadFor(deployed)) return fullLoad(url);
+      const chunk = await loadChunk(load.data.componentChunkName);
+      if (id !== this.navigation) return;
+      if (mode === 'push') this.scroll.push(url.href);
+      this.render(load.data, chunk ? (main) => chunk.hydrate(main, this.options.data) : undefined);
+      this.current = path;
+      this.scroll.apply(mode, url.hash);
+      this.afterRender(url);
+    } catch (error) {
+      if (error instanceof MissingChunkError) console.error(error.message);
+      else if (!(error instanceof ChunkLoadError)) console.error(error);
+      if (id === this.navigation) fullLoad(url);
+    } finally {
+      done();
+    }
+  }
+
+  private render(data: PageData, hydrate?: (main: HTMLElement) => () => void): void {
+    const main = document.getElementById('main')!;
+    const context = data.result.pageContext;
+    this.undoIslands();
+    swapHead(context.headHtml ?? '', context.head.title);
+    main.innerHTML = context.html;
+    main.dataset.kind = context.kind;
+    this.undoIslands = hydrate ? hydrate(main) : () => undefined;
+  }
+
+  private afterRender(url: URL): void {
+    const main = document.getElementById('main')!;
+    const heading = main.querySelector('h1')?.textContent?.trim();
+    main.focus({ preventScroll: true });
+    this.notices.announce(format(this.options.data.nav.announce, { title: heading || document.title }));
+    this.options.onRendered?.(main);
+    if (navigator.serviceWorker?.controller) rememberPage([url.pathname, pageDataUrl(pagePath(url))]);
+  }
+}
+
+/** What the browser would have done without the router. */
+export function fullLoad(url: URL): void {
+  location.assign(url.href);
+}

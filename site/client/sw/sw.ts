@@ -1,0 +1,94 @@
+/**
+ * The service worker, /sw.js (bundled on its own by
+ * site/build/serviceWorker.ts, which fills in the build hash and the
+ * offline page). Pages and page data come from the network first and fall
+ * back to the copy kept when the visitor last opened them; hashed assets
+ * come from the cache first. A new build's worker deletes older caches.
+ */
+declare const FELT_BUILD: string;
+declare const FELT_OFFLINE_HTML: string;
+
+interface ExtendableEventLike extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface FetchEventLike extends ExtendableEventLike {
+  request: Request;
+  respondWith(response: Promise<Response> | Response): void;
+}
+interface MessageEventLike extends ExtendableEventLike {
+  data: unknown;
+}
+interface WorkerScope {
+  location: Location;
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEventLike) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEventLike) => void): void;
+}
+
+const worker = self as unknown as WorkerScope;
+const CACHE = `felt-${FELT_BUILD}`;
+const IMMUTABLE = /^\/(assets\/|page-data\/sq\/d\/|search\/[0-9a-f]+\/)/;
+const NEVER = /^\/(__|sw\.js$|page-data\/app-data\.json$)/;
+
+worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith('felt-') && key !== CACHE).map((key) => caches.delete(key))))
+      .then(() => worker.clients.claim()),
+  );
+});
+
+worker.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== worker.location.origin || NEVER.test(url.pathname)) return;
+  event.respondWith(IMMUTABLE.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
+});
+
+worker.addEventListener('message', (event) => {
+  const data = event.data as { type?: string; urls?: unknown } | null;
+  if (data?.type !== 'felt-cache' || !Array.isArray(data.urls)) return;
+  event.waitUntil(keep(data.urls.filter((u): u is string => typeof u === 'string')));
+});
+
+async function cacheFirst(request: Request): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  const hit = await cache.match(request);
+  if (hit) return hit;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+async function networkFirst(request: Request): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (hit) return hit;
+    if (request.mode === 'navigate') return new Response(FELT_OFFLINE_HTML, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    throw error;
+  }
+}
+
+/** Keeps what a page used (sent by the page), fetching what is not kept yet. */
+async function keep(urls: string[]): Promise<void> {
+  const cache = await caches.open(CACHE);
+  await Promise.all(
+    [...new Set(urls)].map(async (href) => {
+      const url = new URL(href, worker.location.origin);
+      if (url.origin !== worker.location.origin || NEVER.test(url.pathname) || (await cache.match(url.href))) return;
+      const response = await fetch(url.href, { credentials: 'same-origin' }).catch(() => undefined);
+      if (response?.ok) await cache.put(url.href, response);
+    }),
+  );
+}

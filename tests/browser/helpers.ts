@@ -1,0 +1,68 @@
+/**
+ * Shared set-up of the browser tests: the bundled content built once per
+ * test file into a temp folder, served by `felt serve`'s server on
+ * 127.0.0.1 (a secure context, so the service worker registers), and
+ * Chromium on a fresh profile.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { buildSite, type BuildResult } from '../../site/build/build.ts';
+import { startServer, type RunningServer, type ServeOptions } from '../../site/serve/server.ts';
+import { launchChromium, type Browser } from '../support/chromium.ts';
+
+export const CONTENT = fileURLToPath(new URL('../../content', import.meta.url));
+
+export interface Site {
+  url: string;
+  outDir: string;
+  build: BuildResult;
+  server: RunningServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function startSite(options: { serve?: Partial<ServeOptions>; browser?: boolean } = {}): Promise<Site> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'felt-browser-'));
+  const outDir = path.join(dir, 'dist');
+  const build = await buildSite({ contentDir: CONTENT, outDir });
+  const server = await startServer({ root: outDir, port: 0, ...options.serve });
+  const browser = await launchChromium();
+  return {
+    url: server.url,
+    outDir,
+    build,
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close().catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Console errors and warnings, and uncaught exceptions, of a page. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/** Opens a page at a width and waits until the header is hydrated (the runtime marks it). */
+export async function open(site: Site, pagePath: string, width = 1280): Promise<Page> {
+  const page = await site.browser.context.newPage();
+  await page.setViewportSize({ width, height: 800 });
+  await page.goto(site.url + pagePath);
+  await waitForRuntime(page);
+  return page;
+}
+
+export async function waitForRuntime(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+}
