@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import path from 'node:path';
+import { createProxyRoute, readProxyAllowlist } from '../../site/serve/proxy.ts';
 import { startServer } from '../../site/serve/server.ts';
 
 export function parsePort(value: string): number {
@@ -15,12 +16,14 @@ export function registerServe(program: Command): void {
     .description('serve the built site on 127.0.0.1, as production would')
     .option('--dir <dir>', 'the built site', 'dist')
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
+    .option('--content <dir>', 'the content folder whose site.json lists the hosts of /__third-party-proxy', 'content')
     .addHelpText('after', `
 Examples:
   $ felt serve                 http://127.0.0.1:8080
   $ felt serve --port 3000`)
-    .action(async (flags: { dir: string; port: number }) => {
-      const running = await startServer({ root: path.resolve(flags.dir), port: flags.port });
+    .action(async (flags: { dir: string; port: number; content: string }) => {
+      const allow = await readProxyAllowlist(path.resolve(flags.content));
+      const running = await startServer({ root: path.resolve(flags.dir), port: flags.port, extraRoutes: createProxyRoute({ allow }) });
       console.log(`Serving ${flags.dir} at ${running.url}/  (Ctrl+C to stop)`);
       await new Promise<void>((resolve) => {
         const stop = () => void running.close().then(resolve);
