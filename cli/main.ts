@@ -13,6 +13,8 @@ import { registerGenerate } from './commands/generate.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerPull } from './commands/pull.ts';
 import { registerDeploy } from './commands/deploy.ts';
+import { registerCheck } from './commands/check.ts';
+import { teachingHelp } from './help.ts';
 
 export function createProgram(): Command {
   const program = new Command('felt')
@@ -26,6 +28,8 @@ export function createProgram(): Command {
   registerPublish(program);
   registerPull(program);
   registerDeploy(program);
+  registerCheck(program);
+  teachingHelp(program);
   return program;
 }
 

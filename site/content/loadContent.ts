@@ -12,7 +12,7 @@ import { CONTENT_LOCALES, UI_LOCALES, type AdData, type Article, type Author, ty
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { parseArticle } from './parseArticle.ts';
-import { adsSchema, authorsSchema, categoriesSchema, formatIssues, infoPageFrontmatterSchema, siteSettingsSchema } from './schemas.ts';
+import { CONTENT_PARSE, adsSchema, authorsSchema, categoriesSchema, formatIssues, infoPageFrontmatterSchema, siteSettingsSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
 
@@ -67,7 +67,7 @@ async function readJson<S extends z.ZodType>(file: string, schema: S, problems: 
     problems.push({ file: shown, severity: 'error', message: `is not valid JSON: ${(error as Error).message}` });
     return undefined;
   }
-  const result = schema.safeParse(data);
+  const result = schema.safeParse(data, CONTENT_PARSE);
   if (result.success) return result.data;
   for (const { field, message } of formatIssues(result.error)) {
     problems.push({ file: shown, field, severity: 'error', message: `${field} ${message}` });
@@ -103,7 +103,7 @@ async function loadArticles(folder: string, locale: ContentLocale, problems: Pro
     names.map((name) =>
       limit(async () => {
         const full = path.join(folder, name);
-        return parseArticle(await readFile(full, 'utf8'), displayPath(full), locale);
+        return parseArticle(await readFile(full, 'utf8'), displayPath(full), locale, full);
       }),
     ),
   );
@@ -129,7 +129,7 @@ async function loadInfoPages(folder: string, problems: Problem[]): Promise<InfoP
         continue;
       }
       const split = splitFrontmatter(source);
-      const fm = infoPageFrontmatterSchema.safeParse(split.data);
+      const fm = infoPageFrontmatterSchema.safeParse(split.data, CONTENT_PARSE);
       if (!fm.success) {
         for (const { field, message } of formatIssues(fm.error)) problems.push({ file: displayPath(full), field, line: split.lines.get(field), severity: 'error', message: `${field} ${message}` });
         continue;

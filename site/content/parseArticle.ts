@@ -7,18 +7,25 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Problem } from '../core/errors.ts';
 import type { Article, ContentLocale } from '../core/types.ts';
+import { countWords } from '../render/markdown.ts';
 import { splitFrontmatter } from './frontmatter.ts';
-import { articleFrontmatterSchema, formatIssues } from './schemas.ts';
+import { CONTENT_PARSE, articleFrontmatterSchema, formatIssues } from './schemas.ts';
 
 /** Articles above this size are refused: no real article is this long. */
 export const MAX_ARTICLE_BYTES = 1024 * 1024;
 
 export interface ParsedArticle {
   article?: Article;
+  /** The markdown body, when the frontmatter was read. */
+  body?: string;
   problems: Problem[];
 }
 
-export function parseArticle(source: string, file: string, folderLocale: ContentLocale): ParsedArticle {
+/**
+ * `file` is the path shown in messages; `absolute` where the file lives (the
+ * renderer reads the body from there again, so bodies need not stay in memory).
+ */
+export function parseArticle(source: string, file: string, folderLocale: ContentLocale, absolute = file): ParsedArticle {
   const problem = (message: string, extra: Partial<Problem> = {}): Problem => ({ file, message, severity: 'error', ...extra });
   if (Buffer.byteLength(source) > MAX_ARTICLE_BYTES) {
     return { problems: [problem(`file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, { hint: 'split it or remove what is not article text' })] };
@@ -40,7 +47,7 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   if (Object.keys(split.data).length === 0) {
     return { problems: [problem('no frontmatter found', { line: 1, hint: 'start the file with --- and the fields title, slug, description, author, date, locale, entities' })] };
   }
-  const result = articleFrontmatterSchema.safeParse(split.data);
+  const result = articleFrontmatterSchema.safeParse(split.data, CONTENT_PARSE);
   if (!result.success) {
     return {
       problems: formatIssues(result.error).map(({ field, message }) =>
@@ -77,8 +84,9 @@ export function parseArticle(source: string, file: string, folderLocale: Content
     locale: fm.locale,
     translationKey: fm.translationKey,
     entities: fm.entities,
-    body: split.body,
+    source: absolute,
+    words: countWords(split.body),
     digest: createHash('sha256').update(source).digest('hex'),
   };
-  return { article, problems };
+  return { article, body: split.body, problems };
 }

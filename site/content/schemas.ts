@@ -115,10 +115,20 @@ export const articleFrontmatterSchema = z.object({
 
 export const uiLocaleSchema = z.enum(UI_LOCALES);
 
+/** Parse options for content files: issues carry their input, so a missing field reads "is required". */
+export const CONTENT_PARSE = { reportInput: true } as const;
+
 /** One line per issue: the dotted field path and the message. */
 export function formatIssues(error: z.ZodError): { field: string; message: string }[] {
   return error.issues.map((issue) => ({
     field: issue.path.map(String).join('.') || '(file)',
-    message: issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message,
+    message: isMissing(issue) ? 'is required' : issue.code === 'invalid_type' ? `must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}` : issue.message,
   }));
+}
+
+/** With CONTENT_PARSE the issue holds its input (YAML's empty `title:` is null); without it, zod's message says "received undefined". */
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  if ('input' in issue) return issue.input === undefined || issue.input === null;
+  if (issue.code === 'invalid_union') return issue.errors.length > 0 && issue.errors.every((branch) => branch.some(isMissing));
+  return issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
 }

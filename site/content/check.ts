@@ -1,0 +1,115 @@
+/**
+ * `felt check`: every problem in a content folder and the UI strings, found
+ * in one pass and returned, never thrown. The content checks are loadContent's
+ * own (the build refuses exactly what check reports); this adds line numbers
+ * to problems in JSON files, the UI-locale checks, and warnings for category
+ * names that a display locale shows in English.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ContentError, type Problem } from '../core/errors.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../core/types.ts';
+import { checkUiLocales } from './checkLocales.ts';
+import { jsonFieldLines, lineOfField } from './jsonLines.ts';
+import { displayPath, loadContent } from './loadContent.ts';
+
+export interface CheckOptions {
+  contentDir: string;
+  /** Folder of en.json, tr.json, ru.json, ko.json (default: felt's locales/). */
+  localesDir?: string;
+}
+
+export interface CheckSummary {
+  articles: Record<ContentLocale, number>;
+  authors: number;
+  categories: number;
+  uiStrings: number;
+}
+
+export interface CheckReport {
+  ok: boolean;
+  errors: number;
+  warnings: number;
+  problems: Problem[];
+  /** What was checked; absent when the content could not be loaded. */
+  summary?: CheckSummary;
+}
+
+export async function checkContent(options: CheckOptions): Promise<CheckReport> {
+  const problems: Problem[] = [];
+  let content: SiteContent | undefined;
+  try {
+    content = await loadContent(options.contentDir);
+    problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
+    problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
+  } catch (error) {
+    if (!(error instanceof ContentError)) throw error;
+    problems.push(...error.problems);
+  }
+  const located = await addLines(problems);
+  const locales = await checkUiLocales(options.localesDir);
+  problems.splice(0, problems.length, ...located, ...locales.problems);
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  return {
+    ok: errors === 0,
+    errors,
+    warnings: problems.length - errors,
+    problems,
+    summary: content && {
+      articles: Object.fromEntries(CONTENT_LOCALES.map((l) => [l, content.articles[l].length])) as Record<ContentLocale, number>,
+      authors: content.authors.length,
+      categories: content.categories.length,
+      uiStrings: locales.strings,
+    },
+  };
+}
+
+/**
+ * Problems found across files (an unknown author) or about a missing field
+ * carry no line; find the field's line in the file, or point at line 1 where
+ * the field should be added.
+ */
+async function addLines(problems: Problem[]): Promise<Problem[]> {
+  const cache = new Map<string, Map<string, number> | undefined>();
+  const linesOf = async (file: string) => {
+    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => (file.endsWith('.json') ? jsonFieldLines(text) : frontmatterLines(text)), () => undefined));
+    return cache.get(file);
+  };
+  const result: Problem[] = [];
+  for (const problem of problems) {
+    if (problem.line !== undefined || !problem.field || !/\.(json|md)$/.test(problem.file)) {
+      result.push(problem);
+      continue;
+    }
+    const lines = await linesOf(problem.file);
+    result.push({ ...problem, line: lines ? (lineOfField(lines, problem.field) ?? 1) : undefined });
+  }
+  return result;
+}
+
+/** Top-level frontmatter keys of a markdown file and their lines. */
+function frontmatterLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  const all = text.split('\n');
+  if (all[0]?.trim() !== '---') return lines;
+  for (let i = 1; i < all.length && all[i]!.trim() !== '---'; i++) {
+    const key = /^([A-Za-z_][\w-]*)\s*:/.exec(all[i]!)?.[1];
+    if (key && !lines.has(key)) lines.set(key, i + 1);
+  }
+  return lines;
+}
+
+/** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */
+function untranslated(value: Localized, field: string, file: string): Problem[] {
+  const missing = UI_LOCALES.filter((ui) => !value[ui]);
+  if (!missing.length) return [];
+  return [{ file, field, severity: 'warning', message: `has no ${missing.join(', ')} text; the English one is shown there`, hint: `add ${missing.map((m) => `"${m}"`).join(', ')} to ${field}` }];
+}
+
+function untranslatedCategories(categories: CategoryNode[], file: string, prefix = ''): Problem[] {
+  return categories.flatMap((node) => [
+    ...untranslated(node.title, `${prefix}${node.key}.title`, file),
+    ...untranslated(node.description, `${prefix}${node.key}.description`, file),
+    ...untranslatedCategories(node.children, file, `${prefix}${node.key}.children.`),
+  ]);
+}

@@ -1,0 +1,83 @@
+/**
+ * felt check through the CLI's entry point: exit 0 on the bundled content,
+ * exit 1 with every problem on stdout and one error line on stderr, and a
+ * JSON report for scripts. No colour codes unless asked for.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.ts';
+import { colorEnabled } from '../../cli/help.ts';
+import { BUNDLED_CONTENT, fixtureCopy } from '../site/helpers.ts';
+
+let out: string[];
+let err: string[];
+
+beforeEach(() => {
+  out = [];
+  err = [];
+  process.exitCode = undefined;
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void out.push(args.join(' ')));
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void err.push(args.join(' ')));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+const felt = (...args: string[]) => main(['node', 'felt', ...args]);
+
+describe('felt check', () => {
+  it('passes the bundled content with exit code 0 and a summary', async () => {
+    expect(await felt('check', '--content', BUNDLED_CONTENT)).toBe(0);
+    expect(out.join('\n')).toMatch(/no errors: \d+ articles \(en_US \d+, ru_RU \d+, tr_TR \d+\), \d+ authors, 7 categories, \d+ UI strings/);
+    expect(out.join('\n')).not.toMatch(/\x1b\[/);
+  });
+
+  it('lists every problem with file:line and field, and exits 1', async () => {
+    const dir = await fixtureCopy({ 'articles/en_US/two.md': '---\ntitle: Two\nslug: Two\n---\nText\n' });
+    expect(await felt('check', '--content', dir)).toBe(1);
+    const printed = out.join('\n');
+    expect(printed).toMatch(/^error +\S*two\.md:3 field "slug": slug must be lowercase/m);
+    expect(printed).toMatch(/^error +\S*two\.md:1 field "author": author is required/m);
+    expect(err.join('\n')).toMatch(/^felt: \d+ errors in content or UI strings/);
+  });
+
+  it('prints a JSON report for scripts', async () => {
+    const dir = await fixtureCopy({ 'articles/en_US/two.md': '---\ntitle: Two\n---\nText\n' });
+    expect(await felt('check', '--content', dir, '--json')).toBe(1);
+    const report = JSON.parse(out.join('\n'));
+    expect(report.ok).toBe(false);
+    expect(report.errors).toBeGreaterThan(3);
+    expect(report.problems[0]).toMatchObject({ file: expect.stringContaining('two.md'), line: 1, severity: 'error' });
+  });
+});
+
+describe('colour', () => {
+  it('follows NO_COLOR, FORCE_COLOR and the terminal', () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+  });
+});
+
+describe('help', () => {
+  it('ends every command\'s help with examples', async () => {
+    const { createProgram } = await import('../../cli/main.ts');
+    const program = createProgram();
+    for (const command of [program, ...program.commands.filter((c) => c.name() !== 'help')]) {
+      let text = '';
+      command.configureOutput({ writeOut: (s) => void (text += s), writeErr: (s) => void (text += s), getOutHasColors: () => false });
+      command.exitOverride();
+      try {
+        await program.parseAsync(command === program ? ['node', 'felt', '--help'] : ['node', 'felt', command.name(), '--help']);
+      } catch {
+        // --help ends through exitOverride
+      }
+      expect(text, command.name()).toMatch(/Examples:\n {2}\$ felt /);
+      expect(text, command.name()).not.toMatch(/\x1b\[/);
+    }
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * felt check as a library: every problem of content and UI strings in one
+ * report, each with file, line and field; the bundled content is clean.
+ */
+import { cp, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatProblem } from '../../site/core/errors.ts';
+import { checkContent } from '../../site/content/check.ts';
+import { checkUiLocales } from '../../site/content/checkLocales.ts';
+import { jsonFieldLines } from '../../site/content/jsonLines.ts';
+import { LOCALES_DIR } from '../../site/core/paths.ts';
+import { BUNDLED_CONTENT, fixtureCopy, tempDir } from './helpers.ts';
+
+describe('checkContent', () => {
+  it('finds nothing wrong with the bundled content and UI strings', async () => {
+    const report = await checkContent({ contentDir: BUNDLED_CONTENT });
+    expect(report.problems.map(formatProblem)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.summary?.authors).toBeGreaterThan(40);
+    expect(report.summary?.categories).toBe(7);
+  });
+
+  it('reports every problem with file:line and field, including JSON settings', async () => {
+    const dir = await fixtureCopy({ 'articles/en_US/broken.md': '---\ntitle: Broken\nauthor: Nobody Known\n---\nText\n' });
+    const site = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(dir, 'site.json'), 'utf8')));
+    site.home.pageSize = 'many';
+    delete site.email;
+    await writeFile(path.join(dir, 'site.json'), JSON.stringify(site, null, 2));
+    const report = await checkContent({ contentDir: dir });
+    const lines = report.problems.map(formatProblem);
+    expect(report.ok).toBe(false);
+    expect(report.errors).toBe(report.problems.filter((p) => p.severity === 'error').length);
+    expect(lines).toContainEqual(expect.stringMatching(/site\.json:\d+ field "home\.pageSize": home\.pageSize must be a number/));
+    expect(lines).toContainEqual(expect.stringMatching(/site\.json:1 field "email": email is required/));
+    expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "slug": slug is required/));
+    expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "date": date is required/));
+    for (const problem of report.problems) expect(problem.line, formatProblem(problem)).toBeGreaterThan(0);
+  });
+});
+
+describe('checkUiLocales', () => {
+  async function localesWith(edit: (all: Record<string, Record<string, string>>) => void, raw: Record<string, string> = {}) {
+    const dir = await tempDir('felt-locales-');
+    await cp(LOCALES_DIR, dir, { recursive: true });
+    const all: Record<string, Record<string, string>> = {};
+    for (const ui of ['en', 'tr', 'ru', 'ko']) all[ui] = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(dir, `${ui}.json`), 'utf8')));
+    edit(all);
+    for (const [ui, strings] of Object.entries(all)) await writeFile(path.join(dir, `${ui}.json`), raw[ui] ?? JSON.stringify(strings, null, 2));
+    return checkUiLocales(dir);
+  }
+
+  it('passes the shipped locales', async () => {
+    expect((await checkUiLocales()).problems).toEqual([]);
+  });
+
+  it('reports a missing string, changed placeholders, empty strings and unused keys', async () => {
+    const { problems } = await localesWith((all) => {
+      delete all.ko!['menu.more'];
+      all.tr!['footer.copyright'] = '© {yil} {title}';
+      all.ru!['search.placeholder'] = ' ';
+      all.ko!['no.such.key'] = '없음';
+    });
+    const lines = problems.map(formatProblem);
+    expect(lines).toContainEqual(expect.stringMatching(/ko\.json field "menu\.more": UI string "menu\.more" is missing/));
+    expect(lines).toContainEqual(expect.stringMatching(/tr\.json:\d+ field "footer\.copyright": placeholders \{yil\} \{title\} differ from English \{year\} \{title\}/));
+    expect(lines).toContainEqual(expect.stringMatching(/ru\.json:\d+ field "search\.placeholder": UI string "search\.placeholder" is empty/));
+    expect(problems.find((p) => p.field === 'no.such.key')?.severity).toBe('warning');
+    expect(problems.filter((p) => p.severity === 'error')).toHaveLength(3);
+  });
+
+  it('treats plural forms as optional but checks their placeholders', async () => {
+    const { problems } = await localesWith((all) => {
+      delete all.tr!['category.count.one'];
+      all.ru!['category.count.few'] = '{count} статьи';
+      all.ru!['category.count.many'] = '{total} статей';
+    });
+    expect(problems.map((p) => `${p.field} ${p.severity}`)).toEqual(['category.count.many error']);
+  });
+
+  it('gives the line of a JSON syntax error', async () => {
+    const { problems } = await localesWith(() => {}, { tr: '{\n  "a": "b",\n  "c" "d"\n}\n' });
+    expect(problems[0]).toMatchObject({ severity: 'error', line: 3 });
+  });
+});
+
+describe('jsonFieldLines', () => {
+  it('maps dotted paths, array indices and flat keys with dots to lines', () => {
+    const lines = jsonFieldLines('{\n  "a": {\n    "b": [\n      1,\n      { "c": "x\\"y" }\n    ]\n  },\n  "d.e": true\n}');
+    expect(Object.fromEntries(lines)).toEqual({ a: 2, 'a.b': 3, 'a.b.0': 4, 'a.b.1': 5, 'a.b.1.c': 5, 'd.e': 8 });
+  });
+});
