@@ -4,6 +4,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// React and other libraries pick their production builds from NODE_ENV when
+// first loaded; the development builds make a site build several times slower.
+process.env.NODE_ENV ??= 'production';
+
 const bundle = new URL('../build/felt.js', import.meta.url);
 if (!existsSync(fileURLToPath(bundle))) {
   console.error('felt: build/felt.js is missing. Run `npm install` (or `npm run compile`) in the felt folder first.');

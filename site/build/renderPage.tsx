@@ -16,6 +16,7 @@ import { HomePage } from '../pages/HomePage.tsx';
 import { ListingPage } from '../pages/ListingPage.tsx';
 import { InfoPage, NotFoundPage, ServerErrorPage, SitemapPage } from '../pages/SimplePages.tsx';
 import type { PageSpec } from '../pages/types.ts';
+import { readArticleBody } from '../content/articleBody.ts';
 
 function pageElement(spec: PageSpec): ReactElement {
   switch (spec.kind) {
@@ -25,7 +26,7 @@ function pageElement(spec: PageSpec): ReactElement {
     case 'subcategory':
       return <ListingPage {...spec.props} />;
     case 'article':
-      return <ArticlePage {...spec.props} />;
+      return <ArticlePage {...spec.props} body={readArticleBody(spec.props.source)} />;
     case 'authors':
       return <AuthorsPage {...spec.props} />;
     case 'author':

@@ -8,7 +8,6 @@ import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import { relatedArticles, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
-import { countWords } from '../render/markdown.ts';
 import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
 import type { Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
 import { absoluteUrl, articleJsonLd, breadcrumbJsonLd, collectionJsonLd, localeSiteUrl, personJsonLd, websiteJsonLd } from './seo.ts';
@@ -301,7 +300,7 @@ function* articlePages(model: SiteModel): Generator<Draft> {
             locale: article.locale,
             section: placement ? pick(placement.category.title) : undefined,
             keywords: tags,
-            words: countWords(article.body),
+            words: model.summaries.get(article.id)!.words,
           }),
           breadcrumbJsonLd(settings, trail),
         ],
@@ -311,7 +310,8 @@ function* articlePages(model: SiteModel): Generator<Draft> {
         slug: article.slug,
         title: article.title,
         description: article.description,
-        body: article.body,
+        source: article.source,
+        digest: article.digest,
         date: article.date,
         updated: article.updated,
         author: { name: author.name, slug: author.slug, bio: author.description },

@@ -32,6 +32,7 @@ export function contentLangTag(locale: ContentLocale): string {
 export function createTranslator(ui: UiLocale, messages: Messages, fallback: Messages): Translator {
   const dates = new Intl.DateTimeFormat(LANG_TAG[ui], { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   const plurals = new Intl.PluralRules(LANG_TAG[ui]);
+  const formatted = new Map<string, string>();
   // A count picks "key.one", "key.few", … when the locale has that form; the plain key is the default.
   const lookup = (key: string, count: unknown) => {
     if (typeof count === 'number') {
@@ -52,7 +53,13 @@ export function createTranslator(ui: UiLocale, messages: Messages, fallback: Mes
       return value[ui] ?? value.en;
     },
     formatDate(iso) {
-      return dates.format(new Date(`${iso}T00:00:00Z`));
+      // Thousands of cards share a few hundred dates; Intl formatting is the slow part.
+      let text = formatted.get(iso);
+      if (text === undefined) {
+        text = dates.format(new Date(`${iso}T00:00:00Z`));
+        formatted.set(iso, text);
+      }
+      return text;
     },
   };
 }

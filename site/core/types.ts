@@ -86,7 +86,10 @@ export interface Article {
   locale: ContentLocale;
   translationKey?: string;
   entities: ArticleEntity[];
-  body: string;
+  /** Absolute path of the source file: the body is read from it when the page is rendered. */
+  source: string;
+  /** Words in the body, for reading time and structured data. */
+  words: number;
   /** Digest of the whole source file: the cache key of per-article work. */
   digest: string;
 }

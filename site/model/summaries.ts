@@ -3,7 +3,7 @@
  * count, without rendering the markdown, so listings never wait on bodies.
  */
 import type { Article, CategoryNode } from '../core/types.ts';
-import { countWords, readingMinutes } from '../render/markdown.ts';
+import { readingMinutes } from '../render/markdown.ts';
 import type { Placement } from './categoryIndex.ts';
 import { slugify } from './names.ts';
 import { urls } from './urls.ts';
@@ -16,6 +16,7 @@ export interface ArticleSummary {
   authorSlug: string;
   date: string;
   updated?: string;
+  words: number;
   minutes: number;
   category?: { title: string; href: string };
 }
@@ -27,6 +28,7 @@ export function summarize(
   pick: (value: CategoryNode['title']) => string,
 ): ArticleSummary {
   const first = placements[0];
+  const words = article.words;
   return {
     slug: article.slug,
     title: article.title,
@@ -35,7 +37,8 @@ export function summarize(
     authorSlug: authorSlugs.get(article.author) ?? slugify(article.author),
     date: article.date,
     updated: article.updated,
-    minutes: readingMinutes(countWords(article.body)),
+    words,
+    minutes: readingMinutes(words),
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
   };
 }

@@ -6,7 +6,7 @@ import { readingMinutes, renderMarkdown, type TocEntry } from '../render/markdow
 import { urls } from '../model/urls.ts';
 import type { ArticleProps } from './types.ts';
 
-export function ArticlePage(props: ArticleProps) {
+export function ArticlePage(props: ArticleProps & { body: string }) {
   const { t, formatDate } = useSite();
   const body = renderMarkdown(props.body);
   return (

@@ -59,7 +59,10 @@ export interface ArticleProps {
   slug: string;
   title: string;
   description: string;
-  body: string;
+  /** The markdown file; its body is read when the page is rendered, wherever that runs. */
+  source: string;
+  /** Digest of the source: with the other props, the page's cache key. */
+  digest: string;
   date: string;
   updated?: string;
   author: { name: string; slug: string; bio: string };

@@ -9,7 +9,7 @@ const categories: CategoryNode[] = [
 ];
 
 function article(id: string, entities: Article['entities']): Article {
-  return { id, file: `${id}.md`, slug: id, title: id, description: '', author: 'A', date: '2026-01-01', locale: 'en_US', entities, body: '', digest: id };
+  return { id, file: `${id}.md`, slug: id, title: id, description: '', author: 'A', date: '2026-01-01', locale: 'en_US', entities, source: `${id}.md`, words: 0, digest: id };
 }
 
 describe('category index', () => {
