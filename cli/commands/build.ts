@@ -28,16 +28,59 @@ Examples:
   $ felt build --locale en_US --ui ko   English articles, Korean interface
   $ felt build --out /tmp/site --json   for scripts`)
     .action(async (flags: BuildFlags) => {
-      const interactive = process.stderr.isTTY && !flags.json;
-      const result = await buildSite({
-        contentDir: path.resolve(flags.content),
-        outDir: path.resolve(flags.out),
-        locale: flags.locale,
-        ui: flags.ui,
-        onProgress: interactive ? (done, total) => process.stderr.write(`\rbuilding pages ${done}/${total}`) : undefined,
-      });
-      if (interactive) process.stderr.write('\n');
-      if (flags.json) console.log(JSON.stringify(result));
-      else console.log(`Built ${result.pages} pages (${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
+      const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
+      try {
+        const result = await buildSite({
+          contentDir: path.resolve(flags.content),
+          outDir: path.resolve(flags.out),
+          locale: flags.locale,
+          ui: flags.ui,
+          onProgress: progress.update,
+        });
+        progress.finish();
+        if (flags.json) console.log(JSON.stringify(result));
+        else console.log(`Built ${result.pages} pages (${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
+      } finally {
+        progress.finish();
+      }
     });
+}
+
+/**
+ * Progress for builds that take more than a second (a small site finishes
+ * before anything is drawn): a bar redrawn in place on a terminal, a plain
+ * line per update in CI logs, nothing with --json.
+ */
+export function delayedProgress(mode: 'tty' | 'plain' | 'off', delayMs = 1000, stream: NodeJS.WritableStream = process.stderr) {
+  let done = 0;
+  let total = 0;
+  let shown = false;
+  let finished = false;
+  const line = () => {
+    if (!total) return 'building: loading content, bundling scripts and styles…';
+    const filled = Math.round((done / total) * 24);
+    return `building pages [${'#'.repeat(filled)}${'.'.repeat(24 - filled)}] ${done}/${total}`;
+  };
+  const draw = () => {
+    if (mode === 'tty') stream.write(`\r\x1b[2K${line()}`);
+    else if (mode === 'plain') stream.write(`${line()}\n`);
+  };
+  const timer = setTimeout(() => {
+    shown = true;
+    draw();
+  }, delayMs);
+  timer.unref();
+  return {
+    update(pagesDone: number, pagesTotal: number) {
+      done = pagesDone;
+      total = pagesTotal;
+      if (shown && !finished) draw();
+    },
+    finish() {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      if (shown && mode === 'tty') stream.write('\r\x1b[2K');
+    },
+  };
 }
