@@ -10,7 +10,19 @@ const slug = z
   .string()
   .regex(SLUG_PATTERN, 'must be lowercase ASCII kebab-case (a-z, 0-9 and single hyphens), like "bankroll-basics"');
 
-const text = z.string().trim().min(1, 'must not be empty');
+/**
+ * Characters a page cannot carry as they are: C0 controls other than tab and
+ * line feed (an HTML parser drops NUL and turns CR into LF), DEL, and lone
+ * surrogates (written as U+FFFD). The server-rendered text would then differ
+ * from the page data and break hydration (issue 6).
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const text = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .refine((value) => !UNPRINTABLE.test(value), 'must not contain control characters (NUL, CR, …) or broken Unicode');
 
 const localized = z
   .object({ en: text, tr: text.optional(), ru: text.optional(), ko: text.optional() })
