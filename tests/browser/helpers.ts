@@ -24,12 +24,18 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(options: { serve?: Partial<ServeOptions>; browser?: boolean } = {}): Promise<Site> {
+export interface SiteOptions {
+  serve?: Partial<ServeOptions>;
+  /** 'block' where tests intercept requests: page.route() does not see what a service worker fetches. */
+  serviceWorkers?: 'allow' | 'block';
+}
+
+export async function startSite(options: SiteOptions = {}): Promise<Site> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'felt-browser-'));
   const outDir = path.join(dir, 'dist');
   const build = await buildSite({ contentDir: CONTENT, outDir });
   const server = await startServer({ root: outDir, port: 0, ...options.serve });
-  const browser = await launchChromium();
+  const browser = await launchChromium({ serviceWorkers: options.serviceWorkers ?? 'allow' });
   return {
     url: server.url,
     outDir,
@@ -48,6 +54,7 @@ export async function startSite(options: { serve?: Partial<ServeOptions>; browse
 export function watchConsole(page: Page): string[] {
   const problems: string[] = [];
   page.on('console', (message) => {
+    if (message.text().includes('registration blocked by Playwright')) return;
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -65,4 +72,13 @@ export async function open(site: Site, pagePath: string, width = 1280): Promise<
 
 export async function waitForRuntime(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+}
+
+/** Waits until check() holds (vitest's expect.poll stalls on arrays that fill up late). */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -31,7 +31,7 @@ export class ScrollMemory {
     // A reload or a back/forward full load: return to the saved place.
     const saved = this.positions[this.key];
     const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-    if (saved && entry && entry.type !== 'navigate') scrollTo(saved[0], saved[1]);
+    if (saved && entry && entry.type !== 'navigate') jump(saved);
   }
 
   save(): void {
@@ -55,10 +55,10 @@ export class ScrollMemory {
   /** After a link: the fragment's element or the top. After back or forward: the saved place. */
   apply(mode: 'push' | 'pop', hash: string): void {
     const saved = mode === 'pop' ? this.positions[this.key] : undefined;
-    if (saved) return scrollTo(saved[0], saved[1]);
+    if (saved) return jump(saved);
     const target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    if (target) target.scrollIntoView();
-    else scrollTo(0, 0);
+    if (target) target.scrollIntoView({ behavior: 'instant' });
+    else jump([0, 0]);
   }
 
   private persist(): void {
@@ -68,6 +68,11 @@ export class ScrollMemory {
       // Storage full or off: positions last for this page only.
     }
   }
+}
+
+/** At once, as a page load would, whatever the stylesheet's scroll-behavior says. */
+function jump([left, top]: [number, number]): void {
+  scrollTo({ left, top, behavior: 'instant' });
 }
 
 function read(): Positions {
