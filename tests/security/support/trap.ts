@@ -1,0 +1,98 @@
+/**
+ * The browser side of the script-injection tests: a trap installed before any
+ * page script runs, and an audit of the rendered DOM for anything that could
+ * run script later (a handler attribute, a javascript: link, a foreign
+ * element), so a vector that needs a click or a hover is caught too.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { TRAP } from '../../fixtures/security/xssVectors.ts';
+
+export interface Hit {
+  url: string;
+  what: string;
+}
+
+/**
+ * Runs in every frame before the page's own scripts: the trap function the
+ * payloads call, dialogs, and (where a CSP is sent) script-src violations,
+ * which mean the markup tried to run inline script and only the CSP stopped it.
+ */
+const TRAP_SCRIPT = `(() => {
+  const report = (what) => { try { window.__felt_report(String(what)); } catch { try { parent.__felt_report(String(what)); } catch {} } };
+  Object.defineProperty(window, ${JSON.stringify(TRAP)}, { value: (n) => report('executed vector ' + n), writable: false, configurable: false });
+  for (const name of ['alert', 'confirm', 'prompt', 'print']) {
+    Object.defineProperty(window, name, { value: (...args) => report(name + '(' + args.join(',') + ')'), writable: false, configurable: false });
+  }
+  document.addEventListener('securitypolicyviolation', (event) => {
+    const directive = event.effectiveDirective || event.violatedDirective;
+    if (/^(script|object|frame|child|base|form|navigate)/.test(directive)) report('CSP blocked ' + directive + ' ' + (event.blockedURI || '') + ' ' + (event.sample || ''));
+  }, true);
+})();`;
+
+export async function installTrap(context: BrowserContext, hits: Hit[]): Promise<void> {
+  await context.exposeBinding('__felt_report', (source, what: string) => {
+    hits.push({ url: source.page?.url() ?? '?', what });
+  });
+  await context.addInitScript(TRAP_SCRIPT);
+}
+
+export function watchDialogs(page: Page, hits: Hit[]): void {
+  page.on('dialog', (dialog) => {
+    hits.push({ url: page.url(), what: `dialog ${dialog.type()}: ${dialog.message()}` });
+    void dialog.dismiss().catch(() => undefined);
+  });
+}
+
+/**
+ * Everything in the DOM that could run script: handler attributes, URLs
+ * whose scheme is not http(s) or mailto (resolved by the browser, so entity
+ * and whitespace tricks are seen as the browser sees them), and elements
+ * a page of this site never contains.
+ */
+export function auditDom(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const FORBIDDEN = new Set(['iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'portal', 'svg', 'math', 'template', 'style', 'xmp', 'plaintext', 'noscript', 'video', 'audio', 'source', 'marquee', 'details', 'textarea', 'select', 'option', 'isindex', 'keygen', 'picture', 'foreignobject', 'animate', 'set', 'mglyph', 'maction']);
+    const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'poster', 'background', 'ping', 'lowsrc', 'dynsrc', 'codebase', 'cite', 'longdesc', 'manifest', 'icon'];
+    const SAFE_LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+    const LINK_RELS = new Set(['stylesheet', 'icon', 'apple-touch-icon', 'canonical', 'alternate', 'preload', 'modulepreload']);
+    const describe = (el: Element) => el.outerHTML.slice(0, 160);
+    for (const el of Array.from(document.querySelectorAll('*'))) {
+      const tag = el.tagName.toLowerCase();
+      if (FORBIDDEN.has(tag)) problems.push(`element <${tag}>: ${describe(el)}`);
+      if (tag === 'script') {
+        const type = el.getAttribute('type');
+        const src = (el as HTMLScriptElement).src;
+        if (type === 'module' && src && new URL(src).origin === location.origin && el.textContent === '') continue;
+        if (type === 'application/ld+json') {
+          try {
+            JSON.parse(el.textContent ?? '');
+          } catch {
+            problems.push(`JSON-LD does not parse: ${describe(el)}`);
+          }
+          continue;
+        }
+        problems.push(`script: ${describe(el)}`);
+      }
+      if (tag === 'meta' && el.hasAttribute('http-equiv')) problems.push(`meta http-equiv: ${describe(el)}`);
+      if (tag === 'link' && !String(el.getAttribute('rel')).split(/\s+/).every((rel) => LINK_RELS.has(rel))) problems.push(`link: ${describe(el)}`);
+      if (tag === 'img' && new URL((el as HTMLImageElement).src, location.href).origin !== location.origin) problems.push(`foreign image: ${describe(el)}`);
+      for (const attribute of Array.from(el.attributes)) {
+        const name = attribute.name.toLowerCase();
+        if (name.startsWith('on')) problems.push(`handler ${name}: ${describe(el)}`);
+        if (name === 'srcdoc' || name === 'srcset') problems.push(`${name}: ${describe(el)}`);
+        if (name === 'style' && /url\(|expression|javascript/i.test(attribute.value)) problems.push(`style: ${describe(el)}`);
+        if (URL_ATTRIBUTES.includes(name)) {
+          let scheme: string;
+          try {
+            scheme = new URL(attribute.value, location.href).protocol;
+          } catch {
+            continue;
+          }
+          if (!SAFE_LINK_SCHEMES.has(scheme)) problems.push(`${name} with ${scheme}: ${describe(el)}`);
+        }
+      }
+    }
+    return problems;
+  });
+}
