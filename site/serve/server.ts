@@ -4,7 +4,7 @@
  * headers, ETags, HEAD, and never a file outside the site folder.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -26,10 +26,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function findFile(candidates: string[]) {
+async function findFile(root: string, candidates: string[]) {
   for (const file of candidates) {
     const info = await stat(file).catch(() => undefined);
-    if (info?.isFile()) return { file, info };
+    if (!info?.isFile()) continue;
+    // A symbolic link inside the site must not lead out of it (issue 6): the
+    // file's real path, links resolved, has to be inside the root's.
+    const [real, realRoot] = await Promise.all([realpath(file).catch(() => ''), realpath(root).catch(() => root)]);
+    if (real.startsWith(realRoot + path.sep)) return { file, real, info };
   }
   return undefined;
 }
@@ -49,7 +53,7 @@ export function createHandler(options: ServeOptions) {
       else await sendNotFound(root, request, response);
       return;
     }
-    const found = await findFile(resolution.candidates);
+    const found = await findFile(root, resolution.candidates);
     if (!found) return sendNotFound(root, request, response);
     const relative = path.relative(root, found.file);
     const etag = `W/"${found.info.size.toString(16)}-${Math.floor(found.info.mtimeMs).toString(16)}"`;
@@ -66,7 +70,7 @@ export function createHandler(options: ServeOptions) {
       return;
     }
     response.writeHead(200);
-    createReadStream(found.file)
+    createReadStream(found.real)
       .on('error', () => response.destroy())
       .pipe(response);
   };
