@@ -145,8 +145,9 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
           strings={strings}
           onMore={more}
           onEscape={() => {
-            setOpen(false);
+            // Focus first: the input's focus handler opens the list, the close must come after.
             inputRef.current?.focus();
+            setOpen(false);
           }}
         />
       )}

@@ -205,9 +205,12 @@ describe('prefetch', () => {
   it('fetches the page data of visible links, 4 at a time every 3 seconds', async () => {
     const page = await site.browser.context.newPage();
     await page.clock.install();
+    // The page's time moves only when the test moves it.
+    await page.clock.pauseAt(Date.now() + 1000);
     const seen = prefetches(page);
     await page.goto(site.url + '/');
     await waitForRuntime(page);
+    await page.waitForTimeout(200);
     await page.clock.runFor(2900);
     expect(seen).toEqual([]);
     await page.clock.runFor(200);

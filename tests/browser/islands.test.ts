@@ -1,0 +1,242 @@
+/**
+ * The header and article islands in Chromium (issue #3, items 1, 2 and 6):
+ * the category menu at 375 and 1280 px, by mouse and keyboard; the search
+ * box and its lazily loaded chunk; the copy-link button.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open, startSite, watchConsole, type Site } from './helpers.ts';
+
+let site: Site;
+
+beforeAll(async () => {
+  site = await startSite({ serviceWorkers: 'block' });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+const ARTICLE = '/articles/bankroll-management-bet-sizing';
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+const focusedClass = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.className ?? '');
+
+describe('category menu', () => {
+  it('is a "Categories" dropdown at 1280 px', async () => {
+    const page = await open(site, '/', 1280);
+    const button = page.locator('.menu-button');
+    expect(await button.innerText()).toBe('Categories');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    const panelId = await button.getAttribute('aria-controls');
+    const panel = page.locator(`[id="${panelId}"]`);
+    expect(await panel.isHidden()).toBe(true);
+    await button.click();
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.isVisible()).toBe(true);
+    expect(await panel.evaluate((el) => el.tagName + ' ' + el.getAttribute('aria-label'))).toBe('NAV Categories');
+    // A dropdown: under the button, not across the screen.
+    const [panelBox, buttonBox] = [await panel.boundingBox(), await button.boundingBox()];
+    expect(panelBox!.y).toBeGreaterThan(buttonBox!.y + buttonBox!.height - 1);
+    expect(panelBox!.x).toBeCloseTo(buttonBox!.x, 0);
+    // Every category lists its subcategories and a "More" link to the category page.
+    expect(await panel.locator('.menu-category').count()).toBe(7);
+    expect(await panel.locator('.menu-category >> nth=0 >> .menu-children a').count()).toBe(7);
+    expect(await panel.locator('.menu-more >> nth=0').getAttribute('href')).toBe('/betting-strategies');
+    expect(await panel.locator('.menu-children a >> nth=0').getAttribute('href')).toBe('/betting-strategies/fundamental-betting-strategies');
+    // Clicking outside closes it.
+    await page.mouse.click(5, 700);
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await page.close();
+  });
+
+  it('is a button opening a popover at 375 px; choosing an item navigates and closes it', async () => {
+    const page = await open(site, '/', 375);
+    const button = page.locator('.menu-button');
+    expect(await page.locator('.menu-button-text').evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(1);
+    expect(await button.evaluate((el) => (el as HTMLButtonElement).labels !== null && el.textContent)).toContain('Categories');
+    await button.click();
+    const panel = page.locator('.menu-panel');
+    const box = (await panel.boundingBox())!;
+    expect(box.width).toBeGreaterThan(340); // across the phone's width
+    expect(await panel.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    await page.locator('.menu-children a >> text=Bankroll Management').click();
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'subcategory');
+    expect(new URL(page.url()).pathname).toBe('/betting-strategies/bankroll-management');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await panel.isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it.each([375, 1280])('works from the keyboard at %i px', async (width) => {
+    const page = await open(site, '/', width);
+    const button = page.locator('.menu-button');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await focusedText(page)).toBe(await page.locator('.menu-panel a >> nth=0').innerText());
+    await page.keyboard.press('ArrowDown');
+    expect(await focusedText(page)).toBe(await page.locator('.menu-panel a >> nth=1').innerText());
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await focusedText(page)).toBe(await page.locator('.menu-panel a >> nth=-1').innerText());
+    await page.keyboard.press('Home');
+    expect(await focusedText(page)).toBe(await page.locator('.menu-panel a >> nth=0').innerText());
+    await page.keyboard.press('Escape');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await focusedClass(page)).toBe('menu-button');
+    // Space opens it too, and Escape from the button closes it.
+    await page.keyboard.press(' ');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await focusedClass(page)).toBe('menu-button');
+    // Enter on a link follows it.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const href = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute('href'));
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((h) => location.pathname === h, href);
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await page.close();
+  });
+});
+
+describe('search', () => {
+  const input = (page: Page) => page.locator('.search-input');
+  const results = (page: Page) => page.locator('.search-results a[href^="/articles/"]');
+
+  it('loads its code and index only when the box is first used', async () => {
+    const page = await site.browser.context.newPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+    await page.goto(site.url + '/');
+    await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+    await page.waitForTimeout(300);
+    expect(fetched.filter((p) => p.startsWith('/search/') || p.includes('/chunks/search-'))).toEqual([]);
+    expect(await input(page).getAttribute('placeholder')).toBe('Search');
+    await input(page).focus();
+    await page.waitForTimeout(300);
+    expect(fetched.some((p) => p.includes('/chunks/search-'))).toBe(true);
+    await page.close();
+  });
+
+  it('shows nothing for 2 characters and results from 3, grouped by category then subcategory', async () => {
+    const page = await open(site, '/');
+    const problems = watchConsole(page);
+    await input(page).fill('ba');
+    await page.waitForTimeout(400);
+    expect(await results(page).count()).toBe(0);
+    expect(await page.locator('.search-hint').innerText()).toBe('Type at least 3 characters');
+    await input(page).fill('BAN');
+    await page.waitForSelector('.search-results a');
+    const titles = await results(page).allInnerTexts();
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) expect(title.toLowerCase()).toContain('ban');
+    // Grouped: each category heading once, in menu order, with subcategory headings under it.
+    const groups = await page.locator('.search-group-title').allInnerTexts();
+    expect(new Set(groups).size).toBe(groups.length);
+    const menuOrder = await page.locator('.menu-category-title').allTextContents();
+    expect([...groups].sort((a, b) => menuOrder.indexOf(a) - menuOrder.indexOf(b))).toEqual(groups);
+    expect(await page.locator('.search-group >> nth=0 >> .search-subgroup-title').count()).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('needs every word in the title, in any order', async () => {
+    const page = await open(site, '/');
+    await input(page).fill('management bankroll');
+    await page.waitForSelector('.search-results a');
+    const reversed = await results(page).allInnerTexts();
+    await input(page).fill('bankroll management');
+    await page.waitForFunction(() => document.querySelector('.search-results:not([aria-busy="true"])'));
+    await page.waitForTimeout(300);
+    expect(await results(page).allInnerTexts()).toEqual(reversed);
+    expect(reversed.some((t) => t.startsWith('Bankroll Management: How to Size Your Bets'))).toBe(true);
+    for (const title of reversed) expect(title.toLowerCase()).toMatch(/^(?=.*bankroll)(?=.*management)/);
+    await page.close();
+  });
+
+  it('shows the empty-state image when nothing matches', async () => {
+    const page = await open(site, '/');
+    await input(page).fill('zzqx nothing');
+    await page.waitForSelector('.search-empty');
+    expect(await results(page).count()).toBe(0);
+    expect(await page.locator('.search-empty svg[role="img"]').getAttribute('aria-label')).toBe('An empty card table');
+    expect(await page.locator('.search-empty').innerText()).toContain('zzqx nothing');
+    await page.close();
+  });
+
+  it('opens a result in a new tab and keeps the typed text', async () => {
+    const page = await open(site, '/');
+    await input(page).fill('bankroll');
+    await page.waitForSelector('.search-results a');
+    const first = results(page).first();
+    expect(await first.getAttribute('target')).toBe('_blank');
+    expect(await first.getAttribute('href')).toMatch(/^\/articles\/[a-z0-9-]+$/);
+    const [tab] = await Promise.all([site.browser.context.waitForEvent('page'), first.click()]);
+    await tab.waitForLoadState();
+    expect(new URL(tab.url()).pathname).toBe(await first.getAttribute('href'));
+    expect(await input(page).inputValue()).toBe('bankroll');
+    expect(new URL(page.url()).pathname).toBe('/');
+    await tab.close();
+    await page.close();
+  });
+
+  it('moves into the results with ArrowDown and back out with Escape', async () => {
+    const page = await open(site, '/');
+    await input(page).fill('poker');
+    await page.waitForSelector('.search-results a');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.closest('.search-results') !== null)).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('search-input'))).toBe(true);
+    expect(await page.locator('.search-results').count()).toBe(0);
+    expect(await input(page).inputValue()).toBe('poker');
+    await page.close();
+  });
+});
+
+describe('copy link', () => {
+  it('shows "Copied" for 3 seconds', async () => {
+    await site.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
+    const page = await site.browser.context.newPage();
+    await page.clock.install();
+    await page.goto(site.url + ARTICLE);
+    await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+    const button = page.locator('.copy-link');
+    expect(await button.innerText()).toContain('Copy link');
+    // From here the page's time moves only when the test moves it.
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await button.click();
+    await page.waitForSelector('.copy-link.is-copied');
+    expect(await button.innerText()).toContain('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`https://feltmagazine.example${ARTICLE}`);
+    await page.clock.runFor(2990);
+    expect(await button.innerText()).toContain('Copied');
+    await page.clock.runFor(20);
+    await page.waitForSelector('.copy-link:not(.is-copied)');
+    expect(await button.innerText()).toContain('Copy link');
+    await page.close();
+  });
+
+  it('falls back to a prompt when the clipboard is refused', async () => {
+    const page = await site.browser.context.newPage();
+    await page.addInitScript(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    await page.goto(site.url + ARTICLE);
+    await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+    const dialog = new Promise<{ type: string; message: string; value: string }>((resolve) =>
+      page.once('dialog', (d) => {
+        resolve({ type: d.type(), message: d.message(), value: d.defaultValue() });
+        void d.accept();
+      }),
+    );
+    await page.locator('.copy-link').click();
+    const shown = await dialog;
+    expect(shown.type).toBe('prompt');
+    expect(shown.message).toBe('Copy to clipboard: Ctrl+C, Enter');
+    expect(shown.value).toBe(`https://feltmagazine.example${ARTICLE}`);
+    await page.close();
+  });
+});
