@@ -1,0 +1,99 @@
+/**
+ * The service worker (issue #3, item 5): registered on localhost, it keeps
+ * the pages a visitor opened, so they open again with the server gone;
+ * anywhere but https and localhost, registration is a console error only.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
+
+let site: Site;
+
+beforeAll(async () => {
+  site = await startSite();
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+const ARTICLE = '/articles/bankroll-management-bet-sizing';
+
+describe('service worker', () => {
+  it('registers on localhost with one cache named after the build', async () => {
+    const page = await site.browser.context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(site.url + '/');
+    await waitForRuntime(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await until(() => page.evaluate(() => caches.keys().then((keys) => keys.length === 1)), 'the cache');
+    expect(await page.evaluate(() => caches.keys())).toEqual([`felt-${site.build.compilationHash}`]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('only logs an error where the site is neither https nor localhost', async () => {
+    const page = await site.browser.context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    // The same site under another name: http://felt.test is not a secure context.
+    await page.route('http://felt.test/**', async (route) => {
+      const response = await route.fetch({ url: route.request().url().replace('http://felt.test', site.url) });
+      await route.fulfill({ response });
+    });
+    await page.goto('http://felt.test/');
+    await waitForRuntime(page);
+    expect(errors.filter((e) => e.includes('service worker'))).toHaveLength(1);
+    expect(await page.evaluate(() => 'serviceWorker' in navigator && navigator.serviceWorker.controller)).toBeFalsy();
+    await page.close();
+  });
+
+  it("retires the old caches when a new build's worker takes over", async () => {
+    const page = await site.browser.context.newPage();
+    await page.goto(site.url + '/');
+    await waitForRuntime(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.evaluate(() => caches.open('felt-an-older-build').then((cache) => cache.put('/old', new Response('old'))));
+    // A new build: the same worker with another hash.
+    const file = path.join(site.outDir, 'sw.js');
+    const next = 'a1b2c3d4e5f60718';
+    await writeFile(file, (await readFile(file, 'utf8')).replaceAll(site.build.compilationHash, next));
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
+    await until(async () => {
+      const keys = await page.evaluate(() => caches.keys());
+      return keys.every((key) => key === `felt-${next}`);
+    }, 'the old caches to go');
+    await page.close();
+  });
+
+  it('opens a visited page again offline, and an article reached by a link', async () => {
+    const page = await site.browser.context.newPage();
+    await page.goto(site.url + '/');
+    await waitForRuntime(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker to control the page', 10_000).catch(async () => {
+      await page.reload();
+      await waitForRuntime(page);
+    });
+    await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    // The worker keeps the page and what it loaded.
+    await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
+    await until(() => page.evaluate(() => caches.match('/').then((hit) => hit !== undefined)), 'the home page in the cache');
+
+    await site.server.close(); // offline: nothing answers any more
+    await page.reload();
+    await page.waitForSelector('main[data-kind="article"] h1');
+    expect(await page.locator('main h1').innerText()).toBe('Bankroll Management: How to Size Your Bets');
+    await page.goto(site.url + '/');
+    await page.waitForSelector('main[data-kind="home"]');
+    // Styles came from the cache too.
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')!).position)).toBe('sticky');
+    // A page never opened is the offline notice.
+    const response = await page.goto(site.url + '/terms');
+    expect(response?.status()).toBe(503);
+    expect(await page.locator('body').innerText()).toContain('You are offline');
+    await page.close();
+  });
+});
