@@ -19,7 +19,8 @@ export function Footer({ year }: { year: number }) {
   ];
   return (
     <div className="footer-inner">
-      <nav className="footer-column" aria-labelledby="footer-categories">
+      {/* Not "Categories": the header's menu is the navigation landmark of that name. */}
+      <nav className="footer-column" aria-label={t('footer.categoriesNav')}>
         <h2 id="footer-categories" className="footer-heading">{t('footer.categories')}</h2>
         <ul>
           {categories.map((category) => (

@@ -41,8 +41,8 @@ export function SponsoredNewUrl({ html }: { html: string }) {
   const { t } = useSite();
   if (!html) return null;
   return (
-    <div className="new-url" role="complementary" aria-label={t('sponsored.label')}>
+    <aside className="new-url" aria-label={t('sponsored.label')}>
       <span className="sponsored-tag">{t('sponsored.label')}</span> <span dangerouslySetInnerHTML={{ __html: html }} />
-    </div>
+    </aside>
   );
 }
