@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
 import { createProxyRoute, readProxyAllowlist } from '../../site/serve/proxy.ts';
 import { startServer } from '../../site/serve/server.ts';
@@ -14,17 +14,21 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('serve the built site on 127.0.0.1, as production would')
-    .option('--dir <dir>', 'the built site', 'dist')
+    // --dist, as `felt deploy` names the built site; --dir still works.
+    .option('--dist <dir>', 'the built site', 'dist')
+    .addOption(new Option('--dir <dir>').hideHelp())
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--content <dir>', 'the content folder whose site.json lists the hosts of /__third-party-proxy', 'content')
     .addHelpText('after', `
 Examples:
-  $ felt serve                 http://127.0.0.1:8080
-  $ felt serve --port 3000`)
-    .action(async (flags: { dir: string; port: number; content: string }) => {
+  $ felt serve                                     http://127.0.0.1:8080
+  $ felt serve --port 3000
+  $ felt serve --dist /tmp/site --port 0           another build, on any free port`)
+    .action(async (flags: { dist: string; dir?: string; port: number; content: string }) => {
+      const dir = flags.dir ?? flags.dist;
       const allow = await readProxyAllowlist(path.resolve(flags.content));
-      const running = await startServer({ root: path.resolve(flags.dir), port: flags.port, extraRoutes: createProxyRoute({ allow }) });
-      console.log(`Serving ${flags.dir} at ${running.url}/  (Ctrl+C to stop)`);
+      const running = await startServer({ root: path.resolve(dir), port: flags.port, extraRoutes: createProxyRoute({ allow }) });
+      console.log(`Serving ${dir} at ${running.url}/  (Ctrl+C to stop)`);
       await new Promise<void>((resolve) => {
         const stop = () => void running.close().then(resolve);
         process.once('SIGINT', stop);
