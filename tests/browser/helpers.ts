@@ -82,3 +82,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Closes a page; its routes go first (a page with a route in flight can hang on close). */
+export async function closePage(page: Page): Promise<void> {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.close();
+}

@@ -6,7 +6,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { open, startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
+import { closePage, open, startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
 
 let site: Site;
 
@@ -63,7 +63,7 @@ describe('client-side navigation', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     await page.waitForSelector('.copy-link');
     expect(problems).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   it('restores the scroll position on back and forward, and starts a new page at the top', async () => {
@@ -86,7 +86,7 @@ describe('client-side navigation', () => {
     await page.goForward();
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     await until(async () => (await page.evaluate(() => window.scrollY)) === 300, 'the scroll position on forward');
-    await page.close();
+    await closePage(page);
   });
 
   it('shows the 404 page when page data is missing and HEAD confirms the page does not exist', async () => {
@@ -100,7 +100,7 @@ describe('client-side navigation', () => {
     expect(await page.locator('main h1').textContent()).toBe('This page folded');
     expect(heads).toEqual(['/no-such-page']);
     expect(loads).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   it('loads the page in full when its data is missing but HEAD says the page exists', async () => {
@@ -111,7 +111,7 @@ describe('client-side navigation', () => {
     await until(() => loads.length > 0, 'a full page load');
     expect(loads).toEqual([ARTICLE]);
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
-    await page.close();
+    await closePage(page);
   });
 
   it('treats invalid page data like missing data', async () => {
@@ -121,7 +121,7 @@ describe('client-side navigation', () => {
     await clickLinkTo(page, ARTICLE);
     await until(() => loads.length > 0, 'a full page load');
     expect(loads).toEqual([ARTICLE]);
-    await page.close();
+    await closePage(page);
   });
 
   it('shows the 500 page when page data answers 500', async () => {
@@ -133,7 +133,7 @@ describe('client-side navigation', () => {
     expect(new URL(page.url()).pathname).toBe(ARTICLE);
     expect(await page.locator('main h1').textContent()).toBe('Something went wrong');
     expect(loads).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   it('retries a 503 three times, then loads the page in full', async () => {
@@ -148,7 +148,7 @@ describe('client-side navigation', () => {
     await until(() => loads.length > 0, 'a full page load');
     expect(loads).toEqual([ARTICLE]);
     expect(calls).toBe(4);
-    await page.close();
+    await closePage(page);
   });
 
   it('loads the page in full when its component chunk fails to load', async () => {
@@ -158,7 +158,22 @@ describe('client-side navigation', () => {
     await clickLinkTo(page, ARTICLE);
     await until(() => loads.length > 0, 'a full page load');
     expect(loads).toEqual([ARTICLE]);
-    await page.close();
+    await closePage(page);
+  });
+
+  it('names a component chunk it does not know, then loads the page in full', async () => {
+    const page = await open(site, '/');
+    const problems = watchConsole(page);
+    await page.route(`**/page-data${ARTICLE}/page-data.json`, async (route) => {
+      const data = await (await route.fetch()).json();
+      await route.fulfill({ json: { ...data, componentChunkName: 'component---mystery' } });
+    });
+    const loads = documentLoads(page);
+    await clickLinkTo(page, ARTICLE);
+    await until(() => loads.length > 0, 'a full page load');
+    expect(loads).toEqual([ARTICLE]);
+    expect(problems.some((p) => p.includes('missing component chunk "component---mystery"'))).toBe(true);
+    await closePage(page);
   });
 
   it('shows the slow-navigation notice after 1000 ms', async () => {
@@ -174,7 +189,7 @@ describe('client-side navigation', () => {
     expect(await page.locator('.nav-slow').textContent()).toBe('Still loading…');
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     expect(await page.locator('.nav-slow').isHidden()).toBe(true);
-    await page.close();
+    await closePage(page);
   });
 
   it('reloads exactly once when the build hash changed', async () => {
@@ -190,7 +205,7 @@ describe('client-side navigation', () => {
     await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     expect(loads).toEqual(['/', '/']);
-    await page.close();
+    await closePage(page);
   });
 });
 
@@ -222,7 +237,7 @@ describe('prefetch', () => {
     await page.waitForTimeout(100);
     expect(seen.length).toBe(8);
     expect(seen.every((p) => p.startsWith('/page-data/') && p.endsWith('/page-data.json'))).toBe(true);
-    await page.close();
+    await closePage(page);
   });
 
   const REFUSALS = [
@@ -241,7 +256,7 @@ describe('prefetch', () => {
     await page.clock.runFor(10_000);
     await page.waitForTimeout(100);
     expect(seen).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 });
 
@@ -270,7 +285,7 @@ describe('hydration', () => {
     await page.waitForTimeout(100);
     // The 404 page's own document answers 404: Chromium logs that, nothing else.
     expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 
   it('an author page hydrates without a warning', async () => {
@@ -280,6 +295,6 @@ describe('hydration', () => {
     await page.goto(site.url + href);
     await waitForRuntime(page);
     expect(problems).toEqual([]);
-    await page.close();
+    await closePage(page);
   });
 });
