@@ -13,17 +13,21 @@ export const TEMP_MARK = '.felt-tmp-';
 export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `${TEMP_MARK}${randomBytes(6).toString('hex')}-${path.basename(file)}`);
+  // The temporary name ends in .tmp, not in the target's extension: a process
+  // killed before the rename must not leave a stray "….md" that content
+  // loading or a pull would take for an article (issue 6).
+  const temp = path.join(dir, `${TEMP_MARK}${randomBytes(6).toString('hex')}-${path.basename(file)}.tmp`);
   const handle = await open(temp, 'w');
   try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, file);
   } catch (error) {
+    // A full disk or a failed rename leaves nothing behind either.
     await rm(temp, { force: true });
     throw error;
   }
