@@ -39,6 +39,8 @@ export function headerProps(model: SiteModel, searchIndex: string): HeaderProps 
       searchEmpty: t('search.empty'),
       searchEmptyAlt: t('search.emptyAlt'),
       searchResults: t('search.results'),
+      // Exactly one result, in the locale's singular form where it has one ("1 result").
+      searchResultsOne: t('search.results', { count: 1 }),
       searchLoading: t('search.loading'),
       searchOpensInNewTab: t('search.opensInNewTab'),
       searchError: t('search.error'),

@@ -29,6 +29,8 @@ export interface HeaderStrings {
   searchEmpty: string;
   searchEmptyAlt: string;
   searchResults: string;
+  /** The status for exactly one result, count filled in. */
+  searchResultsOne: string;
   searchLoading: string;
   searchOpensInNewTab: string;
   searchError: string;

@@ -23,13 +23,13 @@ export function registerServiceWorker(): void {
 
 /** Asks the worker to keep this page and everything it loaded from this site. */
 export function rememberPage(extra: string[] = []): void {
-  const worker = navigator.serviceWorker?.controller ?? null;
-  const target = worker ?? null;
   const resources = performance
     .getEntriesByType('resource')
     .map((entry) => entry.name)
     .filter((name) => name.startsWith(location.origin) && !name.includes('/__') && !name.endsWith('/app-data.json'));
   const urls = [location.pathname, ...resources, ...extra];
-  if (target) target.postMessage({ type: 'felt-cache', urls });
-  else navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ type: 'felt-cache', urls }));
+  // The first visit: the worker is active but does not control the page yet.
+  const controller = navigator.serviceWorker?.controller;
+  if (controller) controller.postMessage({ type: 'felt-cache', urls });
+  else void navigator.serviceWorker?.ready.then((registration) => registration.active?.postMessage({ type: 'felt-cache', urls }));
 }

@@ -36,6 +36,11 @@ export function groupHits(hits: SearchHit[], menu: MenuCategory[]): Group[] {
   });
 }
 
+function countText(count: number, more: boolean, strings: SearchResultsProps['strings']): string {
+  if (count === 1 && !more) return strings.searchResultsOne;
+  return format(strings.searchResults, { count: more ? `${count}+` : count });
+}
+
 export function SearchResults({ id, query, hits, more, loading, failed, menu, strings, onMore, onEscape }: SearchResultsProps) {
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const links = [...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button')];
@@ -49,7 +54,7 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
       else links[Math.min(links.length - 1, event.key === 'ArrowDown' ? at + 1 : at - 1)]?.focus();
     }
   };
-  const status = failed ? strings.searchError : loading && hits.length === 0 ? strings.searchLoading : format(strings.searchResults, { count: hits.length + (more ? '+' : '') });
+  const status = failed ? strings.searchError : loading && hits.length === 0 ? strings.searchLoading : countText(hits.length, more, strings);
   return (
     <div id={id} className="search-results" aria-label={strings.searchLabel} role="region" onKeyDown={onKey} aria-busy={loading}>
       <p className="search-status" role="status">{status}</p>
