@@ -10,7 +10,12 @@ import path from 'node:path';
 
 export const TEMP_MARK = '.felt-tmp-';
 
-export async function writeFileAtomic(file: string, data: Buffer | string): Promise<void> {
+/**
+ * `beforeRename`, when given, runs once the data is safely in the temporary
+ * file and before it takes the target's name (it gets the temporary path):
+ * whatever it writes exists before the target does.
+ */
+export async function writeFileAtomic(file: string, data: Buffer | string, beforeRename?: (temp: string) => Promise<void>): Promise<void> {
   const dir = path.dirname(file);
   await mkdir(dir, { recursive: true });
   // The temporary name ends in .tmp, not in the target's extension: a process
@@ -25,6 +30,7 @@ export async function writeFileAtomic(file: string, data: Buffer | string): Prom
     } finally {
       await handle.close();
     }
+    if (beforeRename) await beforeRename(temp);
     await rename(temp, file);
   } catch (error) {
     // A full disk or a failed rename leaves nothing behind either.

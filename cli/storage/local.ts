@@ -126,8 +126,6 @@ class LocalBucket implements Bucket {
     return withLock(this.file(name), async () => {
       await this.checkGeneration(name, options.ifGenerationMatch);
       const generation = newGeneration();
-      await writeFileAtomic(this.file(name), data);
-      const st = await stat(this.file(name));
       const info: ObjectInfo = {
         name,
         size: data.length,
@@ -138,7 +136,12 @@ class LocalBucket implements Bucket {
         cacheControl: options.cacheControl,
         metadata: { ...(options.metadata ?? {}) },
       };
-      await this.writeSidecar(name, info, st.mtimeMs);
+      // An object and its metadata appear together, as in GCS: the sidecar is
+      // written (with the staged file's mtime, which the rename keeps) before
+      // the data takes its name. A process killed in between leaves a stray
+      // temporary file, never an object without its metadata, which a rerun of
+      // generate would not recognise as done and would write again (issue 6).
+      await writeFileAtomic(this.file(name), data, async (temp) => this.writeSidecar(name, info, (await stat(temp)).mtimeMs));
       return info;
     });
   }
