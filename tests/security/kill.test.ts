@@ -1,0 +1,213 @@
+/**
+ * Issue 6, item 4 (first half): work killed with SIGKILL midway loses
+ * nothing and breaks nothing.
+ *
+ * - `felt build` killed while it writes a 3,000-article site: the previous
+ *   dist/ is complete, byte for byte, and served; the staging leftover is
+ *   not served and the next build succeeds.
+ * - `felt pull` killed midway: every article file in content/ is whole
+ *   (equal to the bucket's), the content still loads, and a rerun finishes.
+ * - `felt generate` killed midway: every stored article is whole, and a
+ *   rerun of the same command keeps them and writes only what is missing.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../site/build/build.ts';
+import { loadContent } from '../../site/content/loadContent.ts';
+import { parseArticle } from '../../site/content/parseArticle.ts';
+import { startServer } from '../../site/serve/server.ts';
+import { LocalStorage } from '../../cli/storage/local.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
+import { articleSource, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
+import { listFiles } from './support/xssSite.ts';
+
+const fixtures: Fixture[] = [];
+let llm: FakeOpenAi;
+
+beforeAll(async () => {
+  await ensureCompiled();
+  llm = await startFakeOpenAi();
+}, 120_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await Promise.all(fixtures.map((f) => f.cleanup()));
+});
+
+async function fixture(options: Parameters<typeof makeFixture>[0] = {}): Promise<Fixture> {
+  const made = await makeFixture(options);
+  fixtures.push(made);
+  return made;
+}
+
+/** Polls until `ready` says so, then kills the child with SIGKILL. */
+function killWhen(ready: () => Promise<boolean>, timeoutMs = 60_000) {
+  let resolveKilled!: (value: boolean) => void;
+  const killed = new Promise<boolean>((resolve) => (resolveKilled = resolve));
+  const onSpawn = (child: ChildProcess) => {
+    const started = Date.now();
+    const tick = async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolveKilled(false);
+      if ((await ready().catch(() => false)) || Date.now() - started > timeoutMs) {
+        child.kill('SIGKILL');
+        return resolveKilled(true);
+      }
+      setTimeout(tick, 20);
+    };
+    void tick();
+  };
+  return { onSpawn, killed };
+}
+
+async function count(folder: string, pattern = /\.md$/): Promise<number> {
+  return (await readdir(folder).catch(() => [] as string[])).filter((n) => pattern.test(n)).length;
+}
+
+async function digestTree(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const file of await listFiles(dir)) out.set(file, createHash('sha256').update(await readFile(path.join(dir, file))).digest('hex'));
+  return out;
+}
+
+/** A raw request path, sent byte for byte. */
+function rawStatus(base: string, pathname: string): Promise<{ status: number; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), body: text }));
+  });
+}
+
+describe('felt build killed with SIGKILL midway', () => {
+  it('leaves the previous dist/ complete and served; the staging leftover is never served', async () => {
+    const base = await tempDir('felt-kill-build-');
+    const smallContent = await fixtureCopy();
+    const out = path.join(base, 'dist');
+    await buildSite({ contentDir: smallContent, outDir: out });
+    const before = await digestTree(out);
+
+    // ~3,000 small articles: long enough a build to be caught while it writes.
+    const bigContent = await fixtureCopy();
+    const folder = path.join(bigContent, 'articles', 'en_US');
+    await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(40)}\n`))));
+    const siblings = async () => (await readdir(base)).filter((n) => n !== 'dist' && n.startsWith('dist'));
+    // Killed once the staging folder holds article pages: the build is writing.
+    const { onSpawn, killed } = killWhen(async () => {
+      for (const name of await siblings()) if ((await count(path.join(base, name, 'articles'), /^bulk-/)) >= 200) return true;
+      return false;
+    });
+    const run = await runFelt(['build', '--content', bigContent, '--out', out], { onSpawn, timeoutMs: 120_000 });
+    expect(await killed).toBe(true);
+    expect(run.signal).toBe('SIGKILL');
+
+    // The old site, byte for byte: nothing of the killed build in it.
+    expect(await digestTree(out)).toEqual(before);
+    const leftovers = await siblings();
+    const server = await startServer({ root: out, port: 0 });
+    try {
+      const home = await fetch(server.url + '/');
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain('First Steps in Betting');
+      expect((await fetch(server.url + '/articles/first-steps')).status).toBe(200);
+      expect((await fetch(server.url + '/articles/bulk-1')).status).toBe(404);
+      for (const name of leftovers) {
+        for (const attack of [`/../${name}/index.html`, `/..%2f${name}%2farticles%2fbulk-1%2findex.html`, `/${name}/articles/bulk-1/`]) {
+          const response = await rawStatus(server.url, attack);
+          expect([400, 404], attack).toContain(response.status);
+          expect(response.body).not.toContain('Bulk Article');
+        }
+      }
+    } finally {
+      await server.close();
+    }
+
+    // The next build is not confused by the leftover, and replaces dist/ whole.
+    const again = await runFelt(['build', '--content', smallContent, '--out', out], { timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    // (Feeds carry the build time, so the files are compared by name here.)
+    expect([...(await digestTree(out)).keys()].sort()).toEqual([...before.keys()].sort());
+  }, 180_000);
+});
+
+describe('felt pull killed with SIGKILL midway', () => {
+  it('leaves no half-written article; the content loads, and a rerun finishes the pull', async () => {
+    const project = await fixture();
+    for (const id of ['about-us', 'privacy-policy', 'terms']) {
+      await mkdir(path.join(project.contentDir, 'pages', 'en'), { recursive: true });
+      await writeFile(path.join(project.contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
+    }
+    const bucket = new LocalStorage(path.join(project.root, '.buckets')).bucket('felt-test');
+    await bucket.create().catch(() => undefined);
+    const sources = new Map<string, string>();
+    for (let i = 0; i < 800; i++) {
+      const slug = `pulled-${i}`;
+      const source = articleSource(slug, `Pulled Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'A long paragraph of the article. '.repeat(600)}\n`);
+      sources.set(`${slug}.md`, source);
+      await bucket.write(`articles/en_US/${slug}.md`, Buffer.from(source), { contentType: 'text/markdown; charset=utf-8' });
+    }
+    const folder = path.join(project.contentDir, 'articles', 'en_US');
+    const { onSpawn, killed } = killWhen(async () => (await count(folder)) >= 100);
+    const run = await runFelt(['pull', '--content', project.contentDir, '--storage', 'local'], { onSpawn, timeoutMs: 120_000 });
+    expect(await killed).toBe(true);
+    expect(run.signal).toBe('SIGKILL');
+
+    const names = (await readdir(folder)).filter((n) => n.endsWith('.md'));
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeLessThan(800);
+    for (const name of names) expect(await readFile(path.join(folder, name), 'utf8'), name).toBe(sources.get(name));
+    // The content folder is usable as it is: nothing half-written is taken for an article.
+    await expect(loadContent(project.contentDir)).resolves.toBeDefined();
+
+    const rerun = await runFelt(['pull', '--content', project.contentDir, '--storage', 'local'], { timeoutMs: 120_000 });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const after = (await readdir(folder)).filter((n) => n.endsWith('.md'));
+    expect(after.sort()).toEqual([...sources.keys()].sort());
+    for (const name of after) expect(await readFile(path.join(folder, name), 'utf8')).toBe(sources.get(name));
+  }, 180_000);
+});
+
+describe('felt generate killed with SIGKILL midway', () => {
+  it('keeps every finished article whole, and a rerun writes only what is missing', async () => {
+    const project = await fixture();
+    llm.delayMs = 40;
+    const args = ['generate', '--content', project.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '24', '--concurrency', '3', '--date', '2026-05-01'];
+    const env = cleanEnv({ OPENAI_API_KEY: 'sk-kill-test-0123456789', OPENAI_BASE_URL: llm.url });
+    const bucket = new LocalStorage(path.join(project.root, '.buckets')).bucket('felt-test-dev');
+    const stored = async () => (await bucket.list('articles/en_US/').catch(() => [])).filter((o) => o.name.endsWith('.md'));
+    const { onSpawn, killed } = killWhen(async () => (await stored()).length >= 5);
+    const run = await runFelt(args, { env, onSpawn, timeoutMs: 120_000 });
+    expect(await killed).toBe(true);
+    expect(run.signal).toBe('SIGKILL');
+
+    const first = await stored();
+    expect(first.length).toBeGreaterThanOrEqual(5);
+    expect(first.length).toBeLessThan(24);
+    const kept = new Map<string, string>();
+    for (const object of first) {
+      const data = await bucket.read(object.name);
+      const slug = path.posix.basename(object.name, '.md');
+      expect(parseArticle(data.toString('utf8'), `${slug}.md`, 'en_US').problems, object.name).toEqual([]);
+      kept.set(object.name, data.toString('utf8'));
+    }
+
+    llm.delayMs = 0;
+    const rerun = await runFelt([...args, '--json'], { env, timeoutMs: 120_000 });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).not.toMatch(STACK_TRACE);
+    const summary = JSON.parse(rerun.stdout) as { alreadyDone: number; stored: unknown[] };
+    expect(summary.alreadyDone).toBe(first.length);
+    expect(summary.alreadyDone + summary.stored.length).toBe(24);
+    const all = await stored();
+    expect(all).toHaveLength(24);
+    for (const [name, text] of kept) expect((await bucket.read(name)).toString('utf8')).toBe(text);
+  }, 180_000);
+});
