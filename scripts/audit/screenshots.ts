@@ -1,0 +1,52 @@
+/**
+ * The README's screenshots: home and an article of the bundled site at phone
+ * (375 px) and desktop (1280 px) width, taken with playwright-core and
+ * Debian's Chromium into docs/screenshots/.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { buildSite } from '../../site/build/build.ts';
+import { FELT_ROOT } from '../../site/core/paths.ts';
+import { startServer } from '../../site/serve/server.ts';
+import { CHROMIUM, CHROMIUM_FLAGS } from './lighthouse.ts';
+import { ARTICLE_PATH } from './pages.ts';
+
+const SHOTS = [
+  { name: 'home', path: '/' },
+  { name: 'article', path: ARTICLE_PATH },
+];
+const SIZES = [
+  { name: 'phone', width: 375, height: 812, scale: 2 },
+  { name: 'desktop', width: 1280, height: 900, scale: 1 },
+];
+
+export async function takeScreenshots(outDir = path.join(FELT_ROOT, 'docs', 'screenshots')): Promise<string[]> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'felt-shots-'));
+  const dist = path.join(work, 'dist');
+  await buildSite({ contentDir: path.join(FELT_ROOT, 'content'), outDir: dist });
+  const server = await startServer({ root: dist, port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+  const written: string[] = [];
+  try {
+    await mkdir(outDir, { recursive: true });
+    for (const size of SIZES) {
+      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.scale, isMobile: size.name === 'phone', hasTouch: size.name === 'phone' });
+      for (const shot of SHOTS) {
+        const page = await context.newPage();
+        await page.goto(server.url + shot.path, { waitUntil: 'networkidle' });
+        const file = path.join(outDir, `${shot.name}-${size.name}.png`);
+        await page.screenshot({ path: file });
+        written.push(file);
+        await page.close();
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  return written;
+}
