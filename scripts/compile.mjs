@@ -1,6 +1,7 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // build/ with esbuild. Dependencies stay external: they are loaded from
-// node_modules at run time.
+// node_modules at run time. The render worker is its own entry, loaded by
+// site/build/renderPool.ts from next to the CLI bundle.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
@@ -8,9 +9,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 await build({
   absWorkingDir: root,
-  entryPoints: { felt: 'cli/main.ts' },
+  entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts' },
   outdir: 'build',
   bundle: true,
+  // Chunks let the pipeline commands load their clients (GCS, OpenAI) only when run.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   format: 'esm',
   target: 'node20',

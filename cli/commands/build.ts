@@ -9,6 +9,8 @@ export interface BuildFlags {
   out: string;
   locale?: ContentLocale;
   ui?: UiLocale;
+  threads?: number;
+  incremental: boolean;
   json?: boolean;
 }
 
@@ -20,6 +22,8 @@ export function registerBuild(program: Command): void {
     .option('--out <dir>', 'output folder (replaced only when the build succeeds)', 'dist')
     .addOption(new Option('--locale <locale>', 'content locale to build').choices(CONTENT_LOCALES))
     .addOption(new Option('--ui <ui>', 'display locale of the interface (default: the content locale\'s)').choices(UI_LOCALES))
+    .option('--threads <n>', 'render threads (default: one per core)', (value) => Math.max(1, Number.parseInt(value, 10) || 1))
+    .option('--no-incremental', 'render every page, ignoring the previous build and the article cache')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', `
 Examples:
@@ -35,11 +39,13 @@ Examples:
           outDir: path.resolve(flags.out),
           locale: flags.locale,
           ui: flags.ui,
+          threads: flags.threads,
+          incremental: flags.incremental,
           onProgress: progress.update,
         });
         progress.finish();
         if (flags.json) console.log(JSON.stringify(result));
-        else console.log(`Built ${result.pages} pages (${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
+        else console.log(`Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
       } finally {
         progress.finish();
       }

@@ -1,6 +1,5 @@
 /** felt deploy: flags → DeployOptions → deploy(). */
 import type { Command } from 'commander';
-import { deploy } from '../deploy.ts';
 import { addCommonFlags, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
@@ -21,6 +20,8 @@ export function registerDeploy(program: Command): void {
       .option('--dry-run', 'print the plan only'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
+    // Loaded on use: the storage clients take a while to load and `felt build` never needs them.
+    const { deploy } = await import('../deploy.ts');
     const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
     if (!result.dryRun) reporter.print(`deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`);
     finish(reporter, result, result.failed, 'deploy');

@@ -5,8 +5,7 @@
  */
 import type { Command } from 'commander';
 import { FeltError } from '../../site/core/errors.ts';
-import { collectBatches, submitBatch } from '../generate/batch.ts';
-import { generate, type GenerateOptions, type RunSummary } from '../generate/run.ts';
+import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
 import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
@@ -53,6 +52,8 @@ export function registerGenerate(program: Command): void {
     };
     process.once('SIGINT', onInterrupt);
     try {
+      // Loaded on use: the LLM and storage clients are slow to load and other commands never need them.
+      const [{ generate }, { collectBatches, submitBatch }] = await Promise.all([import('../generate/run.ts'), import('../generate/batch.ts')]);
       const common = { contentDir: flags.content, storage: storageChoice(flags), reporter, attempts: flags.attempts, concurrency: flags.concurrency, signal: controller.signal, llm: { timeoutMs: flags.timeout * 1000 } };
       if (flags.collect) {
         const result = await collectBatches(common);

@@ -1,6 +1,5 @@
 /** felt publish: flags → PublishOptions → publish(). */
 import type { Command } from 'commander';
-import { publish } from '../publish.ts';
 import { addCommonFlags, collect, finish, reporterFor, storageChoice, terminalConfirm, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
@@ -23,6 +22,7 @@ export function registerPublish(program: Command): void {
       .option('--dry-run', 'print the plan only'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
+    const { publish } = await import('../publish.ts');
     const result = await publish({ contentDir: flags.content, locales: flags.locale, slugs: flags.slug, all: flags.all, yes: flags.yes, dryRun: flags.dryRun, confirm: terminalConfirm(), storage: storageChoice(flags), reporter });
     if (result.written) reporter.print(`published ${result.copied.length} to ${result.target}`);
     finish(reporter, result, result.failed, 'publish');

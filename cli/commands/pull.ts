@@ -1,7 +1,6 @@
 /** felt pull: flags → PullOptions → pull(). */
 import type { Command } from 'commander';
 import { FeltError } from '../../site/core/errors.ts';
-import { pull } from '../pull.ts';
 import { addCommonFlags, collect, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
@@ -23,6 +22,7 @@ export function registerPull(program: Command): void {
   ).action(async (flags: Flags) => {
     if (flags.env !== 'prod' && flags.env !== 'dev') throw new FeltError('BAD_OPTION', `--env must be prod or dev, not "${flags.env}"`);
     const reporter = reporterFor(flags);
+    const { pull } = await import('../pull.ts');
     const result = await pull({ contentDir: flags.content, env: flags.env, locales: flags.locale, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
     if (!result.dryRun) reporter.print(`pulled ${result.download.length}, deleted ${result.remove.length}, ${result.unchanged} unchanged`);
     finish(reporter, result, result.failed, 'pull');

@@ -4,19 +4,23 @@
  */
 import { build } from 'esbuild';
 import path from 'node:path';
-import { CLIENT_DIR, STYLES_DIR } from '../core/paths.ts';
+import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../core/paths.ts';
 import { FeltError } from '../core/errors.ts';
 
 export interface BuiltAssets {
   js: string;
   css: string;
-  /** Every file written, relative to the output folder. */
-  files: string[];
+  /** Every file to write, relative to the output folder. */
+  files: { path: string; contents: Uint8Array }[];
 }
 
+/** Bundles in memory; the caller writes the files (never in place over a previous build's). */
 export async function buildAssets(outDir: string): Promise<BuiltAssets> {
   try {
     const result = await build({
+      // Relative to felt's root, not the caller's folder: the same sources give
+      // the same hashed names wherever felt is run from.
+      absWorkingDir: FELT_ROOT,
       entryPoints: { app: path.join(CLIENT_DIR, 'main.tsx'), styles: path.join(STYLES_DIR, 'main.css') },
       outdir: path.join(outDir, 'assets'),
       entryNames: '[name]-[hash]',
@@ -33,6 +37,7 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
       define: { 'process.env.NODE_ENV': '"production"' },
       legalComments: 'none',
       metafile: true,
+      write: false,
       logLevel: 'silent',
     });
     const outputs = Object.entries(result.metafile.outputs);
@@ -44,7 +49,7 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
     return {
       js: find('main.tsx', '.js'),
       css: find('main.css', '.css'),
-      files: outputs.map(([file]) => path.relative(outDir, path.resolve(file)).split(path.sep).join('/')),
+      files: result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: file.contents })),
     };
   } catch (error) {
     throw new FeltError('ASSETS_FAILED', `bundling the browser code failed: ${(error as Error).message.split('\n')[0]}`, {

@@ -1,9 +1,13 @@
 /**
  * `felt build`: content folder → a complete static site in outDir.
  * Stages: load and validate → model (index, summaries) → page specs →
- * HTML, page data, feeds and sitemaps → swap into place.
+ * pages rendered on every core (only those whose inputs changed) → feeds,
+ * sitemaps, search index → swap into place.
+ *
+ * The site is built in a staging folder next to outDir and renamed over it
+ * at the end, so a failed or killed build leaves the previous site serving.
  */
-import { cp, readFile, stat } from 'node:fs/promises';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { contentLangTag } from '../core/i18n.ts';
 import { loadMessages } from '../core/loadMessages.ts';
@@ -12,22 +16,26 @@ import type { ContentLocale, SiteContent, UiLocale } from '../core/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
-import { outputFileFor, pageDataPathFor, urls } from '../model/urls.ts';
-import { SPECIAL_FILES, type PageSpec } from '../pages/types.ts';
+import { urls } from '../model/urls.ts';
+import type { PageSpec } from '../pages/types.ts';
 import { sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from './assets.ts';
-import { headTags, renderDocument } from './document.ts';
+import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
+import { commitIncremental, recoverCommit } from './commit.ts';
+import { faviconIco } from './favicon.ts';
 import { renderRss, type FeedItem } from './feeds.ts';
-import { OutputWriter, createStaging, swapIntoPlace } from './output.ts';
-import { renderMain, renderShell } from './renderPage.tsx';
+import { FileSink } from './fileSink.ts';
+import { createStaging, swapIntoPlace } from './output.ts';
+import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
+import { createRenderPool } from './renderPool.ts';
+import { renderShell } from './renderPage.tsx';
 import { allPages } from './routes.ts';
+import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
 import { absoluteUrl } from './seo.ts';
 import { assertSerializable } from './serializable.ts';
+import { serviceWorkerSource } from './serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from './sharedData.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from './sitemapXml.ts';
-import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
-import { faviconIco } from './favicon.ts';
-import { serviceWorkerSource } from './serviceWorker.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -36,6 +44,10 @@ export interface BuildOptions {
   ui?: UiLocale;
   /** The build time: the copyright year and feed dates. */
   now?: Date;
+  /** Render threads (default: one per core). */
+  threads?: number;
+  /** Reuse unchanged pages of the previous build in outDir, and parsed articles from .felt-cache/ (default true). */
+  incremental?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -44,38 +56,30 @@ export interface BuildResult {
   locale: ContentLocale;
   ui: UiLocale;
   pages: number;
-  files: number;
+  /** Pages rendered this time; the others were unchanged and reused. */
+  rendered: number;
   articles: number;
   compilationHash: string;
+  threads: number;
   milliseconds: number;
 }
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
   const messages = await loadMessages();
-  const content = await loadContent(options.contentDir);
+  const contentDir = path.resolve(options.contentDir);
+  const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(contentDir), '.felt-cache', 'articles.json');
+  const content = await loadContent(contentDir, { cacheFile });
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   const outDir = path.resolve(options.outDir);
+  const recovered = recoverCommit(outDir);
   const staging = await createStaging(outDir);
-  const out = new OutputWriter(staging);
   try {
-    const pages = await writeSite(model, out, options.onProgress);
-    await out.flush();
-    await swapIntoPlace(staging, outDir);
-    return {
-      outDir,
-      locale: model.locale,
-      ui: model.ui,
-      pages: pages.count,
-      files: out.files.length,
-      articles: model.articles.length,
-      compilationHash: pages.compilationHash,
-      milliseconds: Date.now() - started,
-    };
+    const { finish, ...result } = await writeSite(model, outDir, staging, { ...options, incremental: options.incremental !== false && recovered });
+    await finish();
+    return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
   } catch (error) {
-    await out.flush().catch(() => undefined);
-    const { rm } = await import('node:fs/promises');
-    await rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
     throw error;
   }
 }
@@ -85,75 +89,119 @@ function siteContext(model: SiteModel): SiteContextValue {
   return { t, pick, formatDate, settings: model.content.settings, categories: model.content.categories };
 }
 
-async function writeSite(model: SiteModel, out: OutputWriter, onProgress?: BuildOptions['onProgress']) {
+/**
+ * Writes the site into `staging`: everything for a cold build, only what
+ * changed for an incremental one. Returns how to put it in place.
+ */
+async function writeSite(model: SiteModel, outDir: string, staging: string, options: BuildOptions) {
   const { settings } = model.content;
-  const assets = await buildAssets(out.dir);
-  out.files.push(...assets.files);
+  const assets = await buildAssets(staging);
   const compilationHash = shortHash(`${assets.js}|${assets.css}`);
-  const site = siteContext(model);
-
   const header = headerProps(model, `/${SEARCH_MANIFEST}`);
-  const shared = staticQueryData(model, header);
-  const sharedJson = JSON.stringify(shared);
+  const sharedJson = JSON.stringify(staticQueryData(model, header));
   const sqHash = shortHash(sharedJson);
   const staticQuery = `/page-data/sq/d/${sqHash}.json`;
-  await out.write(staticQuery.slice(1), sharedJson);
-  const shell = renderShell(site, header, sanitizeAdHtml(model.content.ads.sapeNewUrl), model.now.getUTCFullYear());
-  await out.write('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
-  await out.write('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
-  await out.write('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
-  await out.write('sw.js', await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }));
+  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(model.content.ads.sapeNewUrl), model.now.getUTCFullYear());
+  const setup: RenderSetup = {
+    ui: model.ui,
+    messages: model.translator.messages,
+    fallbackMessages: model.translator.fallbackMessages,
+    settings,
+    categories: model.content.categories,
+    shell,
+    assets: { js: assets.js, css: assets.css, staticQuery, build: compilationHash },
+    sqHash,
+    compilationHash,
+    ogLocale: model.locale,
+  };
 
-  const lang = model.translator.lang;
-  const ogLocale = model.locale;
-  const sitemap: SitemapEntry[] = [];
-  const total = countPages(model);
-  let count = 0;
-  for (const spec of allPages(model)) {
-    assertSerializable(spec.props, spec.path);
-    const main = renderMain(spec, site);
-    const html = renderDocument({ lang, ogLocale, kind: spec.kind, head: spec.head, main, shell, assets: { ...assets, staticQuery, build: compilationHash }, settings, skipLabel: model.translator.t('skip.toContent') });
-    const special = SPECIAL_FILES[spec.kind];
-    if (special) await out.write(special, html);
-    else await out.write(outputFileFor(spec.path), html);
-    await out.write(pageDataPathFor(spec.path).slice(1), pageDataJson(spec, main, headTags(spec.head, settings, ogLocale), sqHash, compilationHash));
-    if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
-    count++;
-    if (onProgress && (count % 250 === 0 || count === total)) onProgress(count, total);
-  }
+  // Reuse the previous build only when the same code made it from the same templates.
+  const templateKey = digest(`${feltCodeVersion()}|${JSON.stringify(setup)}`);
+  const previous = options.incremental === false ? undefined : readManifest(outDir);
+  const reuse = previous?.templateKey === templateKey ? previous : undefined;
+  const manifest = newManifest(templateKey);
+  const written: string[] = [];
 
-  for (const file of buildSitemaps(settings.url, sitemap)) await out.write(file.file, file.xml);
-  await out.write('robots.txt', robotsTxt(settings.url));
-  await writeFeeds(model, out);
-  for (const file of buildSearchIndex(model)) await out.write(file.path, file.content);
-  await writeStaticFiles(model.content, out);
-  return { count, compilationHash };
+  const pages = await renderPages(model, staging, setup, reuse, manifest, written, options);
+
+  const sink = new FileSink(staging);
+  const writeOther = (file: string, contents: string | Uint8Array) => {
+    const hash = digest(contents);
+    manifest.others[file] = hash;
+    if (reuse?.others[file] === hash) return;
+    sink.write(file, contents);
+    written.push(file);
+  };
+  for (const file of assets.files) writeOther(file.path, file.contents);
+  writeOther(staticQuery.slice(1), sharedJson);
+  writeOther('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
+  writeOther('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
+  writeOther('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
+  writeOther('sw.js', await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }));
+  for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
+  writeOther('robots.txt', robotsTxt(settings.url));
+  for (const feed of feeds(model)) writeOther(feed.path, feed.content);
+  for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
+  for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
+
+  // The manifest goes last: until it is in place, the previous one describes the output.
+  sink.write(MANIFEST_FILE, JSON.stringify(manifest));
+  written.push(MANIFEST_FILE);
+  const finish = reuse
+    ? async () => commitIncremental(outDir, { staging, written, removed: removedFiles(reuse, manifest) })
+    : async () => swapIntoPlace(staging, outDir);
+  return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
-/** Pages the build will write, for progress: one pass over the specs without rendering. */
-function countPages(model: SiteModel): number {
-  let n = 0;
-  for (const _ of allPages(model)) n++;
-  return n;
+/** Files of the previous build that this one no longer has: pages gone, old hashed assets, shorter sitemaps. */
+function removedFiles(previous: BuildManifest, current: BuildManifest): string[] {
+  const removed: string[] = [];
+  for (const page of Object.keys(previous.pages)) if (!(page in current.pages)) removed.push(...pageOutputPaths(pageRef(page)));
+  for (const file of Object.keys(previous.others)) if (!(file in current.others)) removed.push(file);
+  return removed;
+}
+
+/** The kind matters for the file name only for the 404 and 500 pages, which never go away. */
+function pageRef(pagePath: string): Pick<PageSpec, 'kind' | 'path'> {
+  return { kind: 'home', path: pagePath };
+}
+
+async function renderPages(model: SiteModel, staging: string, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
+  const { settings } = model.content;
+  const pool = createRenderPool(setup, staging, options.threads);
+  const sitemap: SitemapEntry[] = [];
+  let count = 0;
+  let rendered = 0;
+  const total = model.articles.length;
+  try {
+    for (const spec of allPages(model)) {
+      const key = digest(JSON.stringify(spec));
+      manifest.pages[spec.path] = key;
+      if (reuse?.pages[spec.path] !== key) {
+        // An unchanged key means the same JSON as a spec already checked when it was rendered.
+        assertSerializable(spec.props, spec.path);
+        await pool.render(spec);
+        written.push(...pageOutputPaths(spec));
+        rendered++;
+      }
+      if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
+      count++;
+      if (options.onProgress && count % 500 === 0) options.onProgress(Math.min(count, total), total);
+    }
+    await pool.finish();
+  } catch (error) {
+    await pool.finish().catch(() => undefined);
+    throw error;
+  }
+  options.onProgress?.(total, total);
+  return { count, rendered, sitemap, threads: pool.threads };
 }
 
 function lastModified(spec: PageSpec): string | undefined {
   return spec.kind === 'article' ? (spec.props.updated ?? spec.props.date) : undefined;
 }
 
-/** page-data.json (SPEC section 7): the page's main HTML and head, for client-side navigation. */
-function pageDataJson(spec: PageSpec, html: string, headHtml: string, sqHash: string, compilationHash: string): string {
-  return JSON.stringify({
-    componentChunkName: `component---${spec.kind}`,
-    path: spec.path,
-    webpackCompilationHash: compilationHash,
-    result: { pageContext: { kind: spec.kind, head: spec.head, headHtml, html } },
-    staticQueryHashes: [sqHash],
-    slicesMap: { header: 'header', footer: 'footer' },
-  });
-}
-
-async function writeFeeds(model: SiteModel, out: OutputWriter): Promise<void> {
+function* feeds(model: SiteModel): Generator<{ path: string; content: string }> {
   const { t, pick } = model.translator;
   const { settings, categories } = model.content;
   const language = contentLangTag(model.locale);
@@ -170,20 +218,26 @@ async function writeFeeds(model: SiteModel, out: OutputWriter): Promise<void> {
     };
   };
   const base = { siteUrl: settings.url, language, now: model.now };
-  await out.write('feed.xml', renderRss({ ...base, title: t('feed.title', { site: settings.title }), description: pick(settings.tagline), feedUrl: absoluteUrl(settings, urls.feed()), items: model.articles.slice(0, 20).map((a) => item(a.id)) }));
+  yield { path: 'feed.xml', content: renderRss({ ...base, title: t('feed.title', { site: settings.title }), description: pick(settings.tagline), feedUrl: absoluteUrl(settings, urls.feed()), items: model.articles.slice(0, 20).map((a) => item(a.id)) }) };
   for (const category of categories) {
     const ids = (model.index.byCategory.get(category.key) ?? []).slice(0, 20);
-    await out.write(urls.categoryFeed(category.slug).slice(1), renderRss({ ...base, title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }), description: pick(category.description), feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)), items: ids.map(item) }));
+    yield {
+      path: urls.categoryFeed(category.slug).slice(1),
+      content: renderRss({ ...base, title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }), description: pick(category.description), feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)), items: ids.map(item) }),
+    };
   }
 }
 
 /** The logo under the brand's name, the favicon, and content/static/ (the operator's own files). */
-async function writeStaticFiles(content: SiteContent, out: OutputWriter): Promise<void> {
-  const logo = await readFile(path.join(STATIC_DIR, 'logo-small.png'));
-  await out.write(urls.logo(content.settings.brand).slice(1), logo);
-  await out.write('icons/icon.svg', await readFile(path.join(STATIC_DIR, 'icon.svg')));
-  await out.write('favicon.ico', faviconIco(await readFile(path.join(STATIC_DIR, 'favicon-32.png'))));
-  await out.flush();
+function* staticFiles(content: SiteContent): Generator<{ path: string; content: Uint8Array }> {
+  yield { path: urls.logo(content.settings.brand).slice(1), content: readFileSync(path.join(STATIC_DIR, 'logo-small.png')) };
+  yield { path: 'icons/icon.svg', content: readFileSync(path.join(STATIC_DIR, 'icon.svg')) };
+  yield { path: 'favicon.ico', content: faviconIco(readFileSync(path.join(STATIC_DIR, 'favicon-32.png'))) };
   const own = path.join(content.root, 'static');
-  if (await stat(own).then((s) => s.isDirectory(), () => false)) await cp(own, out.dir, { recursive: true });
+  if (!statSync(own, { throwIfNoEntry: false })?.isDirectory()) return;
+  for (const entry of readdirSync(own, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    yield { path: path.relative(own, full).split(path.sep).join('/'), content: readFileSync(full) };
+  }
 }

@@ -22,6 +22,8 @@ export interface DocumentInput {
   ogLocale: string;
   kind: string;
   head: Head;
+  /** headTags(head, …), when the caller has already made them (page data holds them too). */
+  headHtml?: string;
   main: string;
   shell: Shell;
   assets: DocumentAssets;
@@ -84,7 +86,7 @@ ${assets.build ? `<meta name="felt-build" content="${escapeHtml(assets.build)}">
 <link rel="preload" href="${assets.staticQuery}" as="fetch" crossorigin="anonymous">
 <script type="module" src="${assets.js}"></script>
 <meta name="felt-head" content="start">
-${headTags(input.head, settings, input.ogLocale)}
+${input.headHtml ?? headTags(input.head, settings, input.ogLocale)}
 <meta name="felt-head" content="end">
 </head>
 <body>

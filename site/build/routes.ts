@@ -300,7 +300,7 @@ function* articlePages(model: SiteModel): Generator<Draft> {
             locale: article.locale,
             section: placement ? pick(placement.category.title) : undefined,
             keywords: tags,
-            words: model.summaries.get(article.id)!.words,
+            words: article.words,
           }),
           breadcrumbJsonLd(settings, trail),
         ],

@@ -3,12 +3,15 @@
  * is collected; if any is an error the whole set is thrown as one
  * ContentError, so an operator fixes everything in one pass.
  */
+import { statSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { ContentError, type Problem } from '../core/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type AdData, type Article, type Author, type CategoryNode, type ContentLocale, type InfoPage, type SiteContent, type SiteSettings } from '../core/types.ts';
+import { feltCodeVersion } from '../core/codeVersion.ts';
+import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { parseArticle } from './parseArticle.ts';
@@ -19,6 +22,8 @@ export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
 export interface LoadOptions {
   /** Only these content locales' articles are read (all by default). */
   locales?: readonly ContentLocale[];
+  /** Where parsed articles are remembered between runs (see articleCache.ts); none by default. */
+  cacheFile?: string;
 }
 
 export function displayPath(file: string): string {
@@ -38,11 +43,13 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   if (authors) problems.push(...checkAuthors(authors, displayPath(file('authors.json'))));
   const pages = await loadInfoPages(file('pages'), problems);
   const articles = {} as Record<ContentLocale, Article[]>;
+  const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
-    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(file(`articles/${locale}`), locale, problems) : [];
+    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(file(`articles/${locale}`), locale, problems, cache) : [];
     if (authors && rawCategories) problems.push(...checkArticles(articles[locale], authors, categories));
   }
   if (problems.some((p) => p.severity === 'error') || !settings || !authors) throw new ContentError(sortProblems(problems));
+  cache?.save();
   return { root, settings: settings as SiteSettings, categories, authors: authors as Author[], pages, ads: ads as AdData, articles };
 }
 
@@ -96,22 +103,29 @@ async function listFiles(folder: string, extension: string): Promise<string[]> {
   }
 }
 
-async function loadArticles(folder: string, locale: ContentLocale, problems: Problem[]): Promise<Article[]> {
+async function loadArticles(folder: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
   const names = await listFiles(folder, '.md');
   const limit = pLimit(64);
-  const parsed = await Promise.all(
+  const articles: Article[] = [];
+  await Promise.all(
     names.map((name) =>
       limit(async () => {
         const full = path.join(folder, name);
-        return parseArticle(await readFile(full, 'utf8'), displayPath(full), locale, full);
+        const info = statSync(full);
+        const cached = cache?.get(full, info.size, info.mtimeMs);
+        if (cached) {
+          articles.push({ ...cached, file: displayPath(full) });
+          return;
+        }
+        const parsed = parseArticle(await readFile(full, 'utf8'), displayPath(full), locale, full);
+        problems.push(...parsed.problems);
+        if (parsed.article) {
+          articles.push(parsed.article);
+          if (parsed.problems.length === 0) cache?.set(full, info.size, info.mtimeMs, parsed.article);
+        }
       }),
     ),
   );
-  const articles: Article[] = [];
-  for (const { article, problems: found } of parsed) {
-    problems.push(...found);
-    if (article) articles.push(article);
-  }
   // Newest first is the order of every listing; ties broken by slug so builds are reproducible.
   return articles.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
 }

@@ -9,6 +9,9 @@ export type Messages = Record<string, string>;
 
 export interface Translator {
   ui: UiLocale;
+  /** The strings it was made from (sent to render workers to make the same translator). */
+  messages: Messages;
+  fallbackMessages: Messages;
   /** BCP 47 tag for html lang and Intl: "en-US", "tr-TR", … */
   lang: string;
   t(key: string, params?: Record<string, string | number>): string;
@@ -43,6 +46,8 @@ export function createTranslator(ui: UiLocale, messages: Messages, fallback: Mes
   };
   return {
     ui,
+    messages,
+    fallbackMessages: fallback,
     lang: LANG_TAG[ui],
     t(key, params) {
       const template = lookup(key, params?.count);

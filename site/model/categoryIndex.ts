@@ -36,20 +36,51 @@ export function subcategoryKey(category: string, subcategory: string): string {
   return `${category}/${subcategory}`;
 }
 
+interface CategoryLookup {
+  category: CategoryNode;
+  children: Map<string, CategoryNode>;
+  other: CategoryNode | undefined;
+}
+
+// Built once per category tree, not once per article: placing 100,000
+// articles must not rebuild the same maps 100,000 times.
+const lookups = new WeakMap<CategoryNode[], Map<string, CategoryLookup>>();
+const camelCache = new Map<string, string>();
+
+function lookupFor(categories: CategoryNode[]): Map<string, CategoryLookup> {
+  let lookup = lookups.get(categories);
+  if (!lookup) {
+    lookup = new Map(
+      categories.map((category) => {
+        const children = new Map(category.children.map((c) => [c.key, c]));
+        return [category.key, { category, children, other: children.get(OTHER) ?? category.children[category.children.length - 1] }];
+      }),
+    );
+    lookups.set(categories, lookup);
+  }
+  return lookup;
+}
+
+function camel(name: string): string {
+  let key = camelCache.get(name);
+  if (key === undefined) {
+    key = toCamelCase(name);
+    if (camelCache.size < 10_000) camelCache.set(name, key);
+  }
+  return key;
+}
+
 /** Resolves an article's entities against the configured categories. */
 export function placeArticle(article: Pick<Article, 'entities'>, categories: CategoryNode[]): Placement[] {
-  const byKey = new Map(categories.map((c) => [c.key, c]));
+  const lookup = lookupFor(categories);
   const placements: Placement[] = [];
   for (const entity of article.entities) {
-    const category = byKey.get(toCamelCase(entity.category));
-    if (!category) continue;
-    const children = new Map(category.children.map((c) => [c.key, c]));
-    const other = children.get(OTHER) ?? category.children[category.children.length - 1];
-    if (!other) continue;
+    const found = lookup.get(camel(entity.category));
+    if (!found?.other) continue;
     const subs = entity.subcategories?.length ? entity.subcategories : [{ subcategory: OTHER, subsubcategories: [] }];
     for (const sub of subs) {
-      const subcategory = children.get(toCamelCase(sub.subcategory)) ?? other;
-      placements.push({ category, subcategory, subsubcategories: sub.subsubcategories ?? [] });
+      const subcategory = found.children.get(camel(sub.subcategory)) ?? found.other;
+      placements.push({ category: found.category, subcategory, subsubcategories: sub.subsubcategories ?? [] });
     }
   }
   return placements;

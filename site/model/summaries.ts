@@ -16,7 +16,6 @@ export interface ArticleSummary {
   authorSlug: string;
   date: string;
   updated?: string;
-  words: number;
   minutes: number;
   category?: { title: string; href: string };
 }
@@ -28,7 +27,6 @@ export function summarize(
   pick: (value: CategoryNode['title']) => string,
 ): ArticleSummary {
   const first = placements[0];
-  const words = article.words;
   return {
     slug: article.slug,
     title: article.title,
@@ -37,8 +35,8 @@ export function summarize(
     authorSlug: authorSlugs.get(article.author) ?? slugify(article.author),
     date: article.date,
     updated: article.updated,
-    words,
-    minutes: readingMinutes(words),
+    // Minutes, not words: an edit that leaves the reading time alone leaves every listing unchanged.
+    minutes: readingMinutes(article.words),
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
   };
 }

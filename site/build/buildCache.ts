@@ -1,0 +1,42 @@
+/**
+ * Incremental builds. Each page's cache key is a digest of everything that
+ * makes its files: its spec (which holds its article's digest) and the
+ * build-wide template key (felt's code, UI strings, settings, categories,
+ * shell, asset names). A rebuild renders only the pages whose key changed
+ * and rewrites only the other files whose bytes changed (see commit.ts); the
+ * manifest that remembers the keys lives in the output folder, so it always
+ * describes the files next to it.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+export { feltCodeVersion } from '../core/codeVersion.ts';
+
+export const MANIFEST_FILE = '.felt/manifest.json';
+const MANIFEST_VERSION = 2;
+
+export interface BuildManifest {
+  version: number;
+  templateKey: string;
+  /** page path → cache key */
+  pages: Record<string, string>;
+  /** Files that are not pages (assets, feeds, sitemaps, search index, static files) → digest of their bytes. */
+  others: Record<string, string>;
+}
+
+export function digest(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('base64url').slice(0, 22);
+}
+
+export function readManifest(outDir: string): BuildManifest | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8')) as BuildManifest;
+    return manifest.version === MANIFEST_VERSION ? manifest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function newManifest(templateKey: string): BuildManifest {
+  return { version: MANIFEST_VERSION, templateKey, pages: {}, others: {} };
+}

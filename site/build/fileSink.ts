@@ -1,0 +1,33 @@
+/**
+ * Synchronous file writing for render workers: a worker does one thing at a
+ * time, and sync calls skip the promise and thread-pool round trips that
+ * dominated the build's profile (20,000+ small files at 10,000 articles).
+ *
+ * Files are written beside their target and renamed over it: the staging
+ * folder may hold hard links to the previous build's files, which must never
+ * be modified in place.
+ */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export class FileSink {
+  private readonly folders = new Set<string>();
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  write(relative: string, content: string | Uint8Array): void {
+    const target = path.join(this.root, relative);
+    if (!target.startsWith(this.root + path.sep)) throw new Error(`refusing to write outside the output folder: ${relative}`);
+    const folder = path.dirname(target);
+    if (!this.folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      this.folders.add(folder);
+    }
+    const temporary = `${target}.${process.pid}.tmp`;
+    writeFileSync(temporary, content);
+    renameSync(temporary, target);
+  }
+}

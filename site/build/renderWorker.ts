@@ -1,0 +1,22 @@
+/**
+ * A render worker: receives the RenderSetup once, then batches of page specs;
+ * renders each and writes its files into the staging folder.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PageSpec } from '../pages/types.ts';
+import { FileSink } from './fileSink.ts';
+import { createPageRenderer, type RenderSetup } from './pageRenderer.ts';
+import { serializeError } from './workerErrors.ts';
+
+const { setup, outDir } = workerData as { setup: RenderSetup; outDir: string };
+const render = createPageRenderer(setup);
+const sink = new FileSink(outDir);
+
+parentPort!.on('message', (batch: PageSpec[]) => {
+  try {
+    for (const spec of batch) for (const file of render(spec)) sink.write(file.path, file.content);
+    parentPort!.postMessage({ done: batch.length });
+  } catch (error) {
+    parentPort!.postMessage({ error: serializeError(error) });
+  }
+});

@@ -1,0 +1,114 @@
+/**
+ * Incremental builds: a rebuild renders only what changed, and its output is
+ * byte for byte what a cold build of the same content writes.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../site/build/build.ts';
+import { JOURNAL_FILE, recoverCommit } from '../../site/build/commit.ts';
+import { fixtureCopy, tempDir } from './helpers.ts';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
+const run = promisify(execFile);
+const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
+
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    const relative = path.relative(dir, full);
+    if (relative.startsWith('.felt')) continue;
+    files[relative] = await readFile(full, 'utf8');
+  }
+  return files;
+}
+
+const NEW_ARTICLE = `---
+title: Reading Line Movement
+slug: reading-line-movement
+description: What a moving line tells you.
+author: Colette Marchand
+date: 2026-03-01
+locale: en_US
+entities:
+  - category: bettingStrategies
+    subcategories:
+      - subcategory: advancedBettingTechniques
+        subsubcategories: []
+---
+Lines move for reasons.
+
+## Why lines move
+
+Money and news.
+`;
+
+describe('incremental builds', () => {
+  it('renders only the pages an edit touches, and writes what a cold build writes', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    const cold = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(cold.rendered).toBe(cold.pages);
+
+    const unchanged = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(unchanged.rendered).toBe(0);
+
+    // Edit one article's body: its own page changes, and nothing that only lists it.
+    const file = path.join(content, 'articles/en_US/table-talk.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('Talk less, listen more.', 'Talk less, listen much more.'));
+    const edited = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(edited.rendered).toBe(1);
+    expect(await readFile(path.join(out, 'articles/table-talk/index.html'), 'utf8')).toContain('listen much more');
+
+    // Add one article and delete another.
+    await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE);
+    await unlink(path.join(content, 'articles/en_US/crypto-books.md'));
+    const changed = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(changed.rendered).toBeGreaterThan(1);
+    expect(changed.rendered).toBeLessThan(changed.pages);
+
+    const fresh = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: fresh, now: NOW, incremental: false });
+    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
+    expect(Object.keys(incremental).sort()).toEqual(Object.keys(reference).sort());
+    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+    expect(Object.keys(incremental)).toContain('articles/reading-line-movement/index.html');
+    expect(Object.keys(incremental).some((f) => f.includes('crypto-books'))).toBe(false);
+  });
+
+  it('finishes a commit that an interrupted build left behind', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    // A staged page and a journal, as a build killed in the middle of its commit leaves them.
+    const staging = `${out}.staging-test`;
+    await writeFile(path.join(content, 'x'), '');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(path.join(staging, 'terms'), { recursive: true });
+    await writeFile(path.join(staging, 'terms/index.html'), '<!doctype html><title>new terms</title>');
+    await writeFile(path.join(out, JOURNAL_FILE), JSON.stringify({ staging, written: ['terms/index.html'], removed: ['sitemap/index.html'] }));
+    expect(recoverCommit(out)).toBe(true);
+    expect(await readFile(path.join(out, 'terms/index.html'), 'utf8')).toContain('new terms');
+    await expect(readFile(path.join(out, 'sitemap/index.html'))).rejects.toThrow();
+    await expect(readFile(path.join(out, JOURNAL_FILE))).rejects.toThrow();
+    await rm(staging, { recursive: true, force: true });
+  });
+
+  it('renders the same site on worker threads as on one thread', async () => {
+    const content = await fixtureCopy();
+    const root = await tempDir();
+    const one = path.join(root, 'one');
+    const many = path.join(root, 'many');
+    await run(process.execPath, [FELT, 'build', '--content', content, '--out', one, '--threads', '1', '--no-incremental']);
+    const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json']);
+    expect(JSON.parse(stdout)).toMatchObject({ threads: 3, rendered: 26 });
+    const [a, b] = await Promise.all([snapshot(one), snapshot(many)]);
+    expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+    // The copyright year is the build's; everything else is identical.
+    for (const name of Object.keys(a)) expect(b[name], name).toBe(a[name]);
+  });
+});
