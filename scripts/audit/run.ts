@@ -21,6 +21,7 @@ const WIDTHS = [375, 1280];
 export interface PageAudit {
   kind: string;
   path: string;
+  lighthousePath?: string;
   scores: Record<Category, number>;
   losses: string[];
   axe: string[];
@@ -73,7 +74,7 @@ const HEADINGS: Record<Category, string> = { performance: 'Performance', accessi
 export function auditTable(results: PageAudit[]): string {
   const rows = [
     ['Page', 'Path', ...CATEGORIES.map((c) => HEADINGS[c]), 'axe violations'],
-    ...results.map((r) => [r.kind, `\`${r.path}\``, ...CATEGORIES.map((c) => String(r.scores[c])), String(r.axe.length)]),
+    ...results.map((r) => [r.kind, `\`${r.path}\`` + (r.lighthousePath ? ` (Lighthouse: \`${r.lighthousePath}\`)` : ''), ...CATEGORIES.map((c) => String(r.scores[c])), String(r.axe.length)]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
