@@ -33,7 +33,17 @@ export function createProgram(): Command {
   return program;
 }
 
+let quietOnClosedPipe = false;
+
 export async function main(argv: string[]): Promise<number> {
+  if (!quietOnClosedPipe) {
+    quietOnClosedPipe = true;
+    // `felt --help | head` closes the pipe early: that is the reader's choice, not a crash.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   const program = createProgram();
   try {
     await program.parseAsync(argv);
