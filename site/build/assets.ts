@@ -44,7 +44,7 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
     const find = (entry: string, ext: string) => {
       const hit = outputs.find(([file, meta]) => file.endsWith(ext) && meta.entryPoint?.endsWith(entry));
       if (!hit) throw new Error(`esbuild wrote no ${ext} for ${entry}`);
-      return '/' + path.relative(outDir, path.resolve(hit[0])).split(path.sep).join('/');
+      return '/' + path.relative(outDir, path.resolve(FELT_ROOT, hit[0])).split(path.sep).join('/');
     };
     return {
       js: find('main.tsx', '.js'),

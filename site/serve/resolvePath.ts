@@ -19,6 +19,8 @@ export function resolveRequestPath(root: string, rawUrl: string): Resolution {
   // A dot segment after one decoding is either an attack or a client bug; a
   // second encoded layer (%252e) stays literal and simply matches no file.
   if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) return { ok: false, status: 400 };
+  // Dot files are the build's own bookkeeping (.felt/manifest.json), never part of the site.
+  if (decoded.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known')) return { ok: false, status: 404 };
   const target = path.resolve(root, '.' + decoded);
   if (target !== root && !target.startsWith(root + path.sep)) return { ok: false, status: 400 };
   if (decoded.endsWith('/')) return { ok: true, candidates: [path.join(target, 'index.html')] };

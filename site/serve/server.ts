@@ -18,6 +18,8 @@ export interface ServeOptions {
   host?: string;
   /** Handles routes that are not files (the third-party proxy); returns true when it answered. */
   extraRoutes?: (request: http.IncomingMessage, response: http.ServerResponse) => Promise<boolean>;
+  /** Rewrites every HTML page before it is sent (`felt dev` adds its live-reload script); nothing is cached then. */
+  transformHtml?: (html: string) => string;
 }
 
 export interface RunningServer {
@@ -62,6 +64,12 @@ export function createHandler(options: ServeOptions) {
     response.setHeader('Content-Type', contentTypeFor(found.file));
     if (request.headers['if-none-match'] === etag) {
       response.writeHead(304).end();
+      return;
+    }
+    if (options.transformHtml && found.file.endsWith('.html')) {
+      const html = Buffer.from(options.transformHtml(await readFile(found.real, 'utf8')));
+      response.writeHead(200, { 'Content-Length': html.length, 'Cache-Control': 'no-store' });
+      response.end(request.method === 'HEAD' ? undefined : html);
       return;
     }
     response.setHeader('Content-Length', found.info.size);

@@ -103,8 +103,10 @@ describe('incremental builds', () => {
     const root = await tempDir();
     const one = path.join(root, 'one');
     const many = path.join(root, 'many');
-    await run(process.execPath, [FELT, 'build', '--content', content, '--out', one, '--threads', '1', '--no-incremental']);
-    const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json']);
+    // Run from another folder than felt's own: asset links must not depend on it.
+    await run(process.execPath, [FELT, 'build', '--content', content, '--out', one, '--threads', '1', '--no-incremental'], { cwd: root });
+    const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json'], { cwd: root });
+    expect(await readFile(path.join(many, 'index.html'), 'utf8')).toMatch(/<link rel="stylesheet" href="\/assets\/styles-\w+\.css">/);
     expect(JSON.parse(stdout)).toMatchObject({ threads: 3, rendered: 26 });
     const [a, b] = await Promise.all([snapshot(one), snapshot(many)]);
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
