@@ -5,6 +5,8 @@
  */
 const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
 const KEY_SHAPES = [/sk-[A-Za-z0-9_-]{8,}/g, /AIza[0-9A-Za-z_-]{20,}/g, /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g];
+/** The password of a URL ("https://user:password@proxy/v1"), as in OPENAI_BASE_URL behind a proxy (issue 6). */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi;
 
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   return Object.entries(env)
@@ -16,5 +18,5 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   let out = text;
   for (const value of secretValues(env)) out = out.split(value).join('***');
   for (const shape of KEY_SHAPES) out = out.replace(shape, '***');
-  return out;
+  return out.replace(URL_PASSWORD, '$1:***@');
 }
