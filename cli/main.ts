@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ContentError, FeltError, describeError, formatProblem } from '../site/core/errors.ts';
-import { redactSecrets } from './secrets.ts';
+import { redactProcessOutput, redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerGenerate } from './commands/generate.ts';
@@ -36,6 +36,8 @@ export function createProgram(): Command {
 let quietOnClosedPipe = false;
 
 export async function main(argv: string[]): Promise<number> {
+  // Libraries' own debug logs (OPENAI_LOG=debug, NODE_DEBUG) are masked too (issue 6).
+  redactProcessOutput();
   if (!quietOnClosedPipe) {
     quietOnClosedPipe = true;
     // `felt --help | head` closes the pipe early: that is the reader's choice, not a crash.

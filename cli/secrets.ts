@@ -20,3 +20,23 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   for (const shape of KEY_SHAPES) out = out.replace(shape, '***');
   return out.replace(URL_PASSWORD, '$1:***@');
 }
+
+const GUARDED = Symbol.for('felt.redactedOutput');
+
+/**
+ * Passes everything written to stdout and stderr through redactSecrets, not
+ * only felt's own lines: the SDKs print their own debug logs when asked
+ * (OPENAI_LOG=debug, NODE_DEBUG), with request URLs in them (issue 6).
+ */
+export function redactProcessOutput(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write as typeof stream.write & { [GUARDED]?: true };
+    if (write[GUARDED]) continue;
+    const guarded = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+      const text = typeof chunk === 'string' ? redactSecrets(chunk) : chunk instanceof Uint8Array ? redactSecrets(Buffer.from(chunk).toString('utf8')) : chunk;
+      return (write as (...args: unknown[]) => boolean).call(this, text, ...rest);
+    } as typeof stream.write & { [GUARDED]?: true };
+    guarded[GUARDED] = true;
+    stream.write = guarded;
+  }
+}
