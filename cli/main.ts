@@ -14,6 +14,7 @@ import { registerPublish } from './commands/publish.ts';
 import { registerPull } from './commands/pull.ts';
 import { registerDeploy } from './commands/deploy.ts';
 import { registerCheck } from './commands/check.ts';
+import { registerDev } from './commands/dev.ts';
 import { teachingHelp } from './help.ts';
 
 export function createProgram(): Command {
@@ -29,6 +30,7 @@ export function createProgram(): Command {
   registerPull(program);
   registerDeploy(program);
   registerCheck(program);
+  registerDev(program);
   teachingHelp(program);
   return program;
 }

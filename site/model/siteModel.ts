@@ -88,18 +88,40 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
   return map;
 }
 
-/** Up to `count` articles filed with this one: same subcategory first, then same category. */
+/**
+ * Up to `count` articles filed with this one: its neighbours in time in the
+ * same subcategory, older ones first, then in the same category. Neighbours,
+ * not the newest: an article's related list then stays the same when new
+ * articles arrive, so a nightly rebuild does not re-render the whole archive.
+ */
 export function relatedArticles(model: SiteModel, article: Article, count = 4): ArticleSummary[] {
   const picked: string[] = [];
-  const consider = (ids: string[] | undefined) => {
-    // Lists are newest first; looking a little past `count` is enough to skip this article and repeats.
-    for (const id of ids?.slice(0, count + 8) ?? []) {
+  const consider = (key: string, ids: string[] | undefined) => {
+    if (!ids) return;
+    const at = positionIn(model, key, ids).get(article.id) ?? -1;
+    const older = ids.slice(at + 1, at + 1 + count);
+    const newer = ids.slice(Math.max(0, at - count), Math.max(0, at)).reverse();
+    for (const id of [...older, ...newer]) {
       if (picked.length >= count) return;
       if (id !== article.id && !picked.includes(id)) picked.push(id);
     }
   };
   const placements = model.index.placements.get(article.id) ?? [];
-  for (const p of placements) consider(model.index.bySubcategory.get(subcategoryKey(p.category.key, p.subcategory.key)));
-  for (const p of placements) consider(model.index.byCategory.get(p.category.key));
+  for (const p of placements) {
+    const key = subcategoryKey(p.category.key, p.subcategory.key);
+    consider(key, model.index.bySubcategory.get(key));
+  }
+  for (const p of placements) consider(p.category.key, model.index.byCategory.get(p.category.key));
   return picked.map((id) => model.summaries.get(id)!);
+}
+
+const positions = new WeakMap<SiteModel, Map<string, Map<string, number>>>();
+
+/** Where each article stands in a listing, built once per listing. */
+function positionIn(model: SiteModel, key: string, ids: string[]): Map<string, number> {
+  let byList = positions.get(model);
+  if (!byList) positions.set(model, (byList = new Map()));
+  let map = byList.get(key);
+  if (!map) byList.set(key, (map = new Map(ids.map((id, i) => [id, i]))));
+  return map;
 }

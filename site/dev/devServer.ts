@@ -1,0 +1,197 @@
+/**
+ * `felt dev`: build, serve on 127.0.0.1, watch, rebuild only what changed,
+ * reload the browser. Content, UI strings and prompts are rebuilt in this
+ * process (incrementally, in tens of milliseconds for one article); a change
+ * to felt's own code ends this process with RESTART_CODE after recompiling,
+ * and the supervisor in cli/commands/dev.ts starts a fresh one.
+ */
+import { execFileSync } from 'node:child_process';
+import { watch, type FSWatcher } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { buildSite, type BuildResult } from '../build/build.ts';
+import { escapeHtml } from '../build/document.ts';
+import { ContentError, FeltError, describeError, formatProblem } from '../core/errors.ts';
+import { FELT_ROOT, LOCALES_DIR, PROMPTS_DIR } from '../core/paths.ts';
+import type { ContentLocale, UiLocale } from '../core/types.ts';
+import { createHandler } from '../serve/server.ts';
+import { saveArticleTitle } from './editTitle.ts';
+
+export const RESTART_CODE = 75;
+const CLIENT_SCRIPT = '/__felt/dev.js';
+
+export interface DevOptions {
+  contentDir: string;
+  outDir: string;
+  port: number;
+  locale?: ContentLocale;
+  ui?: UiLocale;
+  log: (line: string) => void;
+}
+
+interface Problem {
+  title: string;
+  lines: string[];
+}
+
+export interface DevServer {
+  url: string;
+  close(): Promise<void>;
+  /** Resolves after the next rebuild (for tests). */
+  rebuilt(): Promise<BuildResult | Problem>;
+}
+
+function problemOf(error: unknown): Problem {
+  if (error instanceof ContentError) return { title: error.message, lines: error.problems.map(formatProblem) };
+  return { title: error instanceof FeltError ? 'The build failed' : 'The build crashed', lines: [describeError(error)] };
+}
+
+export async function startDev(options: DevOptions): Promise<DevServer> {
+  const clients = new Set<http.ServerResponse>();
+  const session = Date.now().toString(36);
+  let problem: Problem | undefined;
+  let locale: ContentLocale = options.locale ?? 'en_US';
+  let waiters: ((result: BuildResult | Problem) => void)[] = [];
+  const send = (event: string, data: unknown) => {
+    for (const client of clients) client.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+
+  const rebuild = async (threads?: number) => {
+    const started = Date.now();
+    let outcome: BuildResult | Problem;
+    try {
+      const result = await buildSite({ contentDir: options.contentDir, outDir: options.outDir, locale: options.locale, ui: options.ui, threads });
+      locale = result.locale;
+      problem = undefined;
+      outcome = result;
+      options.log(`rebuilt ${result.rendered} of ${result.pages} pages in ${Date.now() - started} ms`);
+      send('reload', {});
+    } catch (error) {
+      problem = problemOf(error);
+      outcome = problem;
+      options.log(`${problem.title}\n${problem.lines.map((l) => `  ${l}`).join('\n')}`);
+      send('problem', problem);
+    }
+    const done = waiters;
+    waiters = [];
+    for (const resolve of done) resolve(outcome);
+  };
+
+  await rebuild();
+  const files = createHandler({ root: options.outDir, transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`) });
+  const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
+
+  const server = http.createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    try {
+      if (url.pathname === CLIENT_SCRIPT) {
+        response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientJs);
+      } else if (url.pathname === '/__felt/events') {
+        response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+        response.write(`event: hello\ndata: ${JSON.stringify({ session })}\n\n`);
+        if (problem) response.write(`event: problem\ndata: ${JSON.stringify(problem)}\n\n`);
+        clients.add(response);
+        request.on('close', () => clients.delete(response));
+      } else if (url.pathname === '/__felt/title' && request.method === 'POST') {
+        await editTitle(request, response);
+      } else if (problem && (request.headers.accept ?? '').includes('text/html')) {
+        response.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(overlayPage(problem));
+      } else {
+        await files(request, response);
+      }
+    } catch (error) {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(describeError(error));
+    }
+  });
+
+  // Only pages served by this dev server may edit content (no other site can post here).
+  const editTitle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const origin = request.headers.origin;
+    if (origin && origin !== `http://${request.headers.host}`) {
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Forbidden');
+      return;
+    }
+    let body = '';
+    for await (const chunk of request) {
+      body += chunk;
+      if (body.length > 10_000) break;
+    }
+    try {
+      const { slug, title } = JSON.parse(body) as { slug: string; title: string };
+      const file = await saveArticleTitle(options.contentDir, locale, String(slug), String(title));
+      options.log(`saved the title of ${path.relative(process.cwd(), file)}`);
+      response.writeHead(204).end();
+    } catch (error) {
+      response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end(describeError(error));
+    }
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new FeltError('PORT_IN_USE', `port ${options.port} is already in use`, { hint: 'choose another with --port' }) : error));
+    server.listen(options.port, '127.0.0.1', resolve);
+  });
+
+  const watchers = watchSources(options.contentDir, () => void queue(), () => restart(options.log));
+  let running: Promise<void> | undefined;
+  let again = false;
+  // Saves come in bursts (an editor writes, renames, touches): one rebuild per burst.
+  let timer: NodeJS.Timeout | undefined;
+  const queue = () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      do {
+        again = false;
+        running = rebuild(1);
+        await running;
+        running = undefined;
+      } while (again);
+    }, 30);
+  };
+
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    rebuilt: () => new Promise((resolve) => waiters.push(resolve)),
+    close: async () => {
+      for (const watcher of watchers) watcher.close();
+      for (const client of clients) client.end();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+function watchSources(contentDir: string, onContent: () => void, onCode: () => void): FSWatcher[] {
+  const content = [contentDir, LOCALES_DIR, PROMPTS_DIR].map((dir) =>
+    watch(dir, { recursive: true }, (_event, file) => {
+      if (file && !/\.tmp$|~$|\.swp$/.test(file)) onContent();
+    }),
+  );
+  const code = ['site', 'cli'].map((dir) =>
+    watch(path.join(FELT_ROOT, dir), { recursive: true }, (_event, file) => {
+      if (file && /\.(tsx?|css|js)$/.test(file) && !file.startsWith('dev/client.js')) onCode();
+    }),
+  );
+  return [...content, ...code];
+}
+
+function restart(log: DevOptions['log']): void {
+  log('felt\'s code changed: recompiling and restarting…');
+  try {
+    execFileSync(process.execPath, [path.join(FELT_ROOT, 'scripts', 'compile.mjs')], { stdio: 'inherit' });
+    process.exit(RESTART_CODE);
+  } catch {
+    log('the code does not compile; fix it and save again');
+  }
+}
+
+function overlayPage(problem: Problem): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Build error</title></head><body style="background:#200;color:#fff;font:14px/1.5 monospace;padding:2rem;white-space:pre-wrap"><h1>${escapeHtml(problem.title)}</h1>${problem.lines.map((l) => `<div>${escapeHtml(l)}</div>`).join('')}<p>Fix the files and save: this page reloads by itself.</p><script src="${CLIENT_SCRIPT}" type="module"></script></body></html>`;
+}

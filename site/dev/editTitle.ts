@@ -1,0 +1,43 @@
+/**
+ * The dev-mode title editor's write: replaces the `title:` line of an
+ * article's frontmatter, keeping every other byte of the file. Line breaks are
+ * stripped and the value trimmed (SPEC section 5).
+ */
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FeltError } from '../core/errors.ts';
+import type { ContentLocale } from '../core/types.ts';
+import { SLUG_PATTERN } from '../model/names.ts';
+
+export function cleanTitle(value: string): string {
+  return value.replace(/[\r\n]+/g, ' ').trim();
+}
+
+/** Replaces the top-level `title:` entry (and any continuation lines of a folded value). */
+export function replaceTitle(source: string, title: string): string {
+  const lines = source.split('\n');
+  if (lines[0]?.trim() !== '---') throw new FeltError('NO_FRONTMATTER', 'the file does not start with frontmatter');
+  const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
+  const at = lines.findIndex((line, i) => i > 0 && i < end && /^title\s*:/.test(line));
+  if (end < 0 || at < 0) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
+  let next = at + 1;
+  while (next < end && /^\s+\S/.test(lines[next]!)) next++;
+  const eol = lines[at]!.endsWith('\r') ? '\r' : '';
+  // A JSON string is a valid YAML double-quoted scalar, whatever the title holds.
+  lines.splice(at, next - at, `title: ${JSON.stringify(title)}${eol}`);
+  return lines.join('\n');
+}
+
+export async function saveArticleTitle(contentDir: string, locale: ContentLocale, slug: string, rawTitle: string): Promise<string> {
+  if (!SLUG_PATTERN.test(slug)) throw new FeltError('BAD_SLUG', `"${slug}" is not an article slug`);
+  const title = cleanTitle(rawTitle);
+  if (!title) throw new FeltError('EMPTY_TITLE', 'a title cannot be empty', { field: 'title' });
+  if (title.length > 200) throw new FeltError('LONG_TITLE', 'a title must be at most 200 characters', { field: 'title' });
+  const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
+  const source = await readFile(file, 'utf8').catch(() => undefined);
+  if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, replaceTitle(source, title));
+  await rename(temporary, file);
+  return file;
+}

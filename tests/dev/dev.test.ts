@@ -1,0 +1,102 @@
+/**
+ * felt dev: rebuilds what changed and reloads, shows errors as an overlay
+ * while it keeps running, and saves an edited title to the markdown file.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replaceTitle } from '../../site/dev/editTitle.ts';
+import { startDev, type DevServer } from '../../site/dev/devServer.ts';
+import { launchChromium, type Browser } from '../support/chromium.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+
+let dev: DevServer;
+let content: string;
+let browser: Browser;
+const article = () => path.join(content, 'articles/en_US/table-talk.md');
+
+beforeAll(async () => {
+  content = await fixtureCopy();
+  dev = await startDev({ contentDir: content, outDir: path.join(await tempDir(), 'dev'), port: 0, log: () => {} });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await dev?.close();
+});
+
+describe('felt dev', () => {
+  it('serves the site with its live-reload script', async () => {
+    const html = await (await fetch(`${dev.url}/articles/table-talk`)).text();
+    expect(html).toContain('Talk less, listen more.');
+    expect(html).toContain('<script src="/__felt/dev.js" type="module"></script></body>');
+  });
+
+  it('rebuilds only the edited article and the open page reloads with it', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${dev.url}/articles/table-talk`);
+    await page.waitForFunction(() => document.readyState === 'complete');
+    const rebuilt = dev.rebuilt();
+    const reloaded = page.waitForEvent('load');
+    const started = Date.now();
+    await writeFile(article(), (await readFile(article(), 'utf8')).replace('Talk less, listen more.', 'Talk less, listen far more.'));
+    const result = await rebuilt;
+    await reloaded;
+    const elapsed = Date.now() - started;
+    expect(result).toMatchObject({ rendered: 1 });
+    expect(await page.locator('main').innerText()).toContain('listen far more');
+    console.log(`felt dev: edit to reloaded page in ${elapsed} ms`);
+    await page.close();
+  });
+
+  it('shows a content error as an overlay and keeps running, then recovers', async () => {
+    const good = await readFile(article(), 'utf8');
+    const rebuilt = dev.rebuilt();
+    await writeFile(article(), good.replace('author: Dev Raghunathan', 'author: Nobody Known'));
+    expect(await rebuilt).toMatchObject({ title: '1 problem in content' });
+    const overlay = await fetch(`${dev.url}/articles/table-talk`, { headers: { accept: 'text/html' } });
+    expect(overlay.status).toBe(500);
+    expect(await overlay.text()).toMatch(/table-talk\.md field &quot;author&quot;: author &quot;Nobody Known&quot; is not in authors\.json/);
+    const fixed = dev.rebuilt();
+    await writeFile(article(), good);
+    expect(await fixed).toMatchObject({ pages: 26 });
+    expect((await fetch(`${dev.url}/articles/table-talk`)).status).toBe(200);
+  });
+
+  it('saves an article title edited in place: Enter saves, Esc cancels', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${dev.url}/articles/table-talk`);
+    const title = page.locator('.article-title');
+    await title.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' (draft)');
+    await page.keyboard.press('Escape');
+    expect(await title.innerText()).toBe('Table Talk');
+    expect(await readFile(article(), 'utf8')).toContain('title: Table Talk\n');
+
+    const rebuilt = dev.rebuilt();
+    await title.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('  at the Final Table  ');
+    await page.keyboard.press('Enter');
+    await rebuilt;
+    expect(await readFile(article(), 'utf8')).toContain('title: "Table Talk  at the Final Table"\n');
+    await page.close();
+  });
+
+  it('refuses title edits from other origins and bad slugs', async () => {
+    const foreign = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'table-talk', title: 'pwned' }) });
+    expect(foreign.status).toBe(403);
+    const traversal = await fetch(`${dev.url}/__felt/title`, { method: 'POST', body: JSON.stringify({ slug: '../../site', title: 'x' }) });
+    expect(traversal.status).toBe(400);
+    expect(await readFile(article(), 'utf8')).not.toContain('pwned');
+  });
+});
+
+describe('replacing a title', () => {
+  it('strips line breaks, trims, quotes safely and keeps the rest of the file', () => {
+    const source = '---\ntitle: >\n  Folded\n  title\nslug: x\n---\nBody\n';
+    expect(replaceTitle(source, 'He said "hi": #1')).toBe('---\ntitle: "He said \\"hi\\": #1"\nslug: x\n---\nBody\n');
+  });
+});
