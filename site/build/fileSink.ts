@@ -2,12 +2,10 @@
  * Synchronous file writing for render workers: a worker does one thing at a
  * time, and sync calls skip the promise and thread-pool round trips that
  * dominated the build's profile (20,000+ small files at 10,000 articles).
- *
- * Files are written beside their target and renamed over it: the staging
- * folder may hold hard links to the previous build's files, which must never
- * be modified in place.
+ * It writes only into a build's private staging folder, so files are
+ * written directly; commit.ts moves them into place.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export class FileSink {
@@ -26,8 +24,6 @@ export class FileSink {
       mkdirSync(folder, { recursive: true });
       this.folders.add(folder);
     }
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, content);
-    renameSync(temporary, target);
+    writeFileSync(target, content);
   }
 }

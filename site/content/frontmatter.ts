@@ -43,18 +43,12 @@ export function splitFrontmatter(source: string): SplitFile {
   const parsed = matter(text, OPTIONS as never);
   const data = (parsed.data ?? {}) as Record<string, unknown>;
   const lines = new Map<string, number>();
-  const all = text.split('\n');
-  let end = 0;
-  if (all[0]?.trim() === '---') {
-    for (let i = 1; i < all.length; i++) {
-      const line = all[i] ?? '';
-      if (line.trim() === '---') {
-        end = i;
-        break;
-      }
-      const key = /^([A-Za-z_][\w-]*)\s*:/.exec(line)?.[1];
-      if (key && !lines.has(key)) lines.set(key, i + 1);
-    }
+  // Only the frontmatter is scanned for key lines, never the whole body.
+  const close = text.startsWith('---\n') ? text.indexOf('\n---', 3) : -1;
+  const head = close > 0 ? text.slice(0, close).split('\n') : [];
+  for (let i = 1; i < head.length; i++) {
+    const key = /^([A-Za-z_][\w-]*)\s*:/.exec(head[i]!)?.[1];
+    if (key && !lines.has(key)) lines.set(key, i + 1);
   }
-  return { data, body: parsed.content, lines, bodyLine: end + 2 };
+  return { data, body: parsed.content, lines, bodyLine: head.length + 2 };
 }

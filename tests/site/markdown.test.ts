@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { countWords, readingMinutes, renderMarkdown } from '../../site/render/markdown.ts';
+
+describe('markdown', () => {
+  it('counts words in English, Russian and Turkish, keeping hyphenated and apostrophe words whole', () => {
+    expect(countWords("Don't chase losses — a well-kept bankroll lasts.")).toBe(7);
+    expect(countWords('Управление банкроллом: основы и 3 правила')).toBe(6);
+    expect(countWords('Kasa yönetiminin temelleri, şimdi öğrenin!')).toBe(5);
+    expect(countWords('## Heading\n\n- one\n- two')).toBe(3);
+    expect(readingMinutes(0)).toBe(1);
+    expect(readingMinutes(660)).toBe(3);
+  });
+
+  it('escapes raw HTML, refuses script links and gives headings ids for the contents', () => {
+    const out = renderMarkdown('Intro\n\n## Odds & Ends\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) ![i](https://x.example/a.png)\n\n## Odds & Ends\n');
+    expect(out.html).not.toMatch(/<script|href="javascript:|<img/);
+    expect(out.html).toContain('&lt;script&gt;');
+    expect(out.toc).toEqual([
+      { id: 'odds-ends', text: 'Odds & Ends', level: 2 },
+      { id: 'odds-ends-2', text: 'Odds & Ends', level: 2 },
+    ]);
+    expect(out.firstParagraph).toBe('Intro');
+  });
+});
