@@ -28,8 +28,8 @@ export function contentTypeFor(file: string): string {
 /** Hashed files never change under their name; everything else is revalidated. */
 export function cacheControlFor(relative: string): string {
   const file = relative.replace(/\\/g, '/').replace(/^\//, '');
-  if (file.startsWith('assets/') || file.startsWith('page-data/sq/d/') || /^search\/.+-[0-9a-f]{8,}\./.test(file)) return 'public, max-age=31536000, immutable';
-  if (file === 'sw.js') return 'no-cache';
+  if (file.startsWith('assets/') || file.startsWith('page-data/sq/d/') || /^search\/[0-9a-f]{8,}\//.test(file)) return 'public, max-age=31536000, immutable';
+  if (file === 'sw.js' || file === 'search/manifest.json') return 'no-cache';
   if (file.endsWith('.html') || file.startsWith('page-data/') || file.startsWith('slice-data/')) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';
 }

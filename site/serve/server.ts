@@ -11,6 +11,7 @@ import path from 'node:path';
 import { FeltError } from '../core/errors.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
+import { CompressionCache, pickEncoding } from './compression.ts';
 
 export interface ServeOptions {
   root: string;
@@ -42,6 +43,7 @@ async function findFile(root: string, candidates: string[]) {
 
 export function createHandler(options: ServeOptions) {
   const root = path.resolve(options.root);
+  const compressed = new CompressionCache();
   return async (request: http.IncomingMessage, response: http.ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -70,6 +72,14 @@ export function createHandler(options: ServeOptions) {
       const html = Buffer.from(options.transformHtml(await readFile(found.real, 'utf8')));
       response.writeHead(200, { 'Content-Length': html.length, 'Cache-Control': 'no-store' });
       response.end(request.method === 'HEAD' ? undefined : html);
+      return;
+    }
+    response.setHeader('Vary', 'Accept-Encoding');
+    const encoding = pickEncoding(request.headers['accept-encoding'], contentTypeFor(found.file), found.info.size);
+    if (encoding) {
+      const body = await compressed.get(found.real, etag, encoding);
+      response.writeHead(200, { 'Content-Encoding': encoding, 'Content-Length': body.length });
+      response.end(request.method === 'HEAD' ? undefined : body);
       return;
     }
     response.setHeader('Content-Length', found.info.size);

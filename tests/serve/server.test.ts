@@ -102,3 +102,40 @@ describe('felt serve', () => {
     expect((await rawGet('/', 'DELETE')).status).toBe(405);
   });
 });
+
+describe('compression', () => {
+  it('sends brotli or gzip as the browser asks, and the same bytes once decoded', async () => {
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    const url = new URL(server.url);
+    const get = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get({ host: url.hostname, port: url.port, path: '/articles/first-steps', headers: { 'accept-encoding': encoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await get('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(gz.body.length).toBeLessThan(plain.body.length / 2);
+  });
+});
+
+describe('caching', () => {
+  it('keeps hashed files forever and revalidates what names them', async () => {
+    const { cacheControlFor } = await import('../../site/serve/headers.ts');
+    expect(cacheControlFor('search/00af6ee53c3b/b/3.json')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('search/manifest.json')).toBe('no-cache');
+    expect(cacheControlFor('assets/app-ABC123.js')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlFor('articles/x/index.html')).toBe('public, max-age=0, must-revalidate');
+    expect(cacheControlFor('page-data/app-data.json')).toBe('public, max-age=0, must-revalidate');
+    expect(cacheControlFor('sw.js')).toBe('no-cache');
+  });
+});
