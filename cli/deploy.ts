@@ -6,6 +6,7 @@
  * re-uploaded. Stale objects are removed only with --delete.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
+import { cacheControlFor, contentTypeFor } from '../site/serve/headers.ts';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { FeltError } from '../site/core/errors.ts';
@@ -38,26 +39,17 @@ export interface DeployResult {
   dryRun: boolean;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8', '.xml': 'application/xml; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.avif': 'image/avif',
-  '.ico': 'image/x-icon', '.woff': 'font/woff', '.woff2': 'font/woff2', '.webmanifest': 'application/manifest+json', '.rss': 'application/rss+xml; charset=utf-8', '.atom': 'application/atom+xml; charset=utf-8',
-};
-
-export function contentTypeOf(name: string): string {
-  return TYPES[path.posix.extname(name).toLowerCase()] ?? 'application/octet-stream';
-}
-
+// The same types and caching as `felt serve` (site/serve/headers.ts), so the
+// hosted site behaves as the one tested locally.
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'public, max-age=0, must-revalidate';
-const SHORT = 'public, max-age=3600';
 
-/** A name that carries a content hash never changes meaning; HTML and page data do. */
+export function contentTypeOf(name: string): string {
+  return contentTypeFor(name);
+}
+
 export function cacheControlOf(name: string): string {
-  if (/(^|\/)sq\/d\/[^/]+\.json$/.test(name) || /[.-](?=[A-Za-z0-9]*\d)[A-Za-z0-9]{8,}\.(js|mjs|css|woff2?|png|jpe?g|svg|webp|avif|map)$/.test(name)) return IMMUTABLE;
-  if (/\.(html|json|xml|rss|atom|txt|webmanifest)$/.test(name) || name === 'sw.js') return REVALIDATE;
-  return SHORT;
+  return cacheControlFor(name);
 }
 
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
@@ -113,6 +105,8 @@ async function walk(dir: string, prefix = ''): Promise<{ name: string; file: str
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const found: { name: string; file: string; size: number }[] = [];
   for (const entry of entries) {
+    // Dot files (.felt/, the build's own bookkeeping) are not part of the site.
+    if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) found.push(...(await walk(file, `${prefix}${entry.name}/`)));
     else if (entry.isFile()) found.push({ name: `${prefix}${entry.name}`, file, size: (await stat(file)).size });
