@@ -113,14 +113,14 @@ async function main() {
       latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
       throughputMBps: Number((result.throughput.average / 1024 / 1024).toFixed(1)),
       errors: { total: errors, connection: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
-      rssMb: { before: Math.round(before), peak: Math.round(peak), after: Math.round(after) },
+      rssMb: { before: Math.round(before), peak: Math.round(peak), after: Math.round(after), every10s: samples.filter((_, i) => i % 10 === 9).map(Math.round) },
     };
     console.log(`
 requests/s      ${figures.requestsPerSecond} (${figures.requests} in ${duration} s)
 latency         p50 ${figures.latencyMs.p50} ms, p99 ${figures.latencyMs.p99} ms, max ${figures.latencyMs.max} ms
 throughput      ${figures.throughputMBps} MB/s
 errors          ${errors} (connection ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx})
-server RSS      before ${figures.rssMb.before} MB, peak ${figures.rssMb.peak} MB, after ${figures.rssMb.after} MB
+server RSS      before ${figures.rssMb.before} MB, every 10 s ${figures.rssMb.every10s.join(' / ')} MB, peak ${figures.rssMb.peak} MB, after ${figures.rssMb.after} MB
 machine         ${figures.cpus}, Node ${process.version}
 `);
     console.log(JSON.stringify(figures));
