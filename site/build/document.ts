@@ -12,6 +12,8 @@ import { urls } from '../model/urls.ts';
 export interface DocumentAssets {
   css: string;
   js: string;
+  /** Chunks the entry imports statically. */
+  preload?: string[];
   staticQuery: string;
   /** The build's hash; the client runtime compares it with /page-data/app-data.json. */
   build?: string;
@@ -84,7 +86,8 @@ ${assets.build ? `<meta name="felt-build" content="${escapeHtml(assets.build)}">
 <link rel="apple-touch-icon" href="${urls.logo(settings.brand)}">
 <link rel="stylesheet" href="${assets.css}">
 <link rel="preload" href="${assets.staticQuery}" as="fetch" crossorigin="anonymous">
-<script type="module" src="${assets.js}"></script>
+<script type="module" src="${assets.js}" fetchpriority="low"></script>
+${(assets.preload ?? []).map((chunk) => `<link rel="modulepreload" href="${chunk}" fetchpriority="low">`).join('\n')}
 <meta name="felt-head" content="start">
 ${input.headHtml ?? headTags(input.head, settings, input.ogLocale)}
 <meta name="felt-head" content="end">
