@@ -189,6 +189,40 @@ describe.each([
   }, 90_000);
 });
 
+describe('client-side navigation between corpus pages', () => {
+  it('inserts page data that runs none of it, with the CSP header stripped', async () => {
+    hits.length = 0;
+    const page = await browser.context.newPage();
+    watchDialogs(page, hits);
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error ${error.message}`));
+    await page.goto(withoutCsp.url + '/', { waitUntil: 'networkidle' });
+    await page.evaluate(() => ((window as unknown as { __felt_spa: number }).__felt_spa = 1));
+    const targets = corpusPages(4).filter((p) => p !== '/');
+    let clientSide = 0;
+    for (const target of targets) {
+      // A click on a same-origin link, as a visitor's: the router fetches the page data and inserts it.
+      await page.evaluate((href) => {
+        const link = document.createElement('a');
+        link.href = href;
+        document.body.append(link);
+        link.click();
+        link.remove();
+      }, target);
+      await page.waitForFunction((path) => location.pathname === path && !document.getElementById('main')?.hasAttribute('aria-busy'), target);
+      await page.waitForLoadState('load');
+      if (await page.evaluate(() => (window as unknown as { __felt_spa?: number }).__felt_spa === 1)) clientSide++;
+      for (const problem of await auditDom(page)) problems.push(`${target}: ${problem}`);
+    }
+    await page.waitForTimeout(200);
+    await page.close();
+    expect(executed()).toEqual([]);
+    expect(problems).toEqual([]);
+    // The router really did the navigating (a full load would test the pages again, not the router).
+    expect(clientSide).toBeGreaterThan(targets.length * 0.8);
+  }, 90_000);
+});
+
 describe('JSON embedded in pages and page data', () => {
   const SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
@@ -235,6 +269,11 @@ describe('JSON embedded in pages and page data', () => {
       expect(data.result.pageContext.head.description).toBe(payloads[n]!.trim());
       // Client-side navigation inserts this HTML: it must be exactly the <main> audited in the browser.
       const html = await readFile(path.join(dist, 'articles', articleSlug(n), 'index.html'), 'utf8');
+      // …and the head tags it swaps in are exactly the page's own.
+      if (data.result.pageContext.headHtml !== undefined) {
+        const head = /<meta name="felt-head" content="start">\n([\s\S]*)\n<meta name="felt-head" content="end">/.exec(html)![1];
+        expect(wellFormed(data.result.pageContext.headHtml)).toBe(head);
+      }
       expect(wellFormed(data.result.pageContext.html)).toBe(/<main\b[^>]*>([\s\S]*)<\/main>/.exec(html)![1]);
     }
   });
