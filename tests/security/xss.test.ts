@@ -176,7 +176,7 @@ describe.each([
     watchDialogs(page, hits);
     await page.goto(server() + '/', { waitUntil: 'networkidle' });
     const box = page.locator('header input[type="search"]');
-    for (const payload of payloads) {
+    for (const payload of payloads.filter((_, n) => n % every === 0)) {
       await box.fill(payload);
       await page.waitForTimeout(15);
     }
