@@ -3,6 +3,8 @@
  * the stylesheet, bundled, minified and content-hashed by esbuild.
  */
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../core/paths.ts';
 import { FeltError } from '../core/errors.ts';
@@ -16,8 +18,49 @@ export interface BuiltAssets {
   files: { path: string; contents: Uint8Array }[];
 }
 
-/** Bundles in memory; the caller writes the files (never in place over a previous build's). */
+/**
+ * The browser assets, bundled once per version of their sources: every build
+ * of every site needs the same bundle, and esbuild bundling React costs more
+ * than a whole incremental rebuild. Kept in .felt-cache/assets/ under felt's
+ * folder; any change to the client code, styles or dependencies is a new key.
+ */
 export async function buildAssets(outDir: string): Promise<BuiltAssets> {
+  const key = assetSourcesKey();
+  const file = path.join(FELT_ROOT, '.felt-cache', 'assets', `${key}.json`);
+  try {
+    const cached = JSON.parse(readFileSync(file, 'utf8')) as Omit<BuiltAssets, 'files'> & { files: { path: string; contents: string }[] };
+    return { ...cached, files: cached.files.map((f) => ({ path: f.path, contents: Buffer.from(f.contents, 'base64') })) };
+  } catch {
+    // Not built yet for these sources.
+  }
+  const built = await bundleAssets(outDir);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const data = { ...built, files: built.files.map((f) => ({ path: f.path, contents: Buffer.from(f.contents).toString('base64') })) };
+    writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(data));
+    renameSync(`${file}.${process.pid}.tmp`, file);
+  } catch {
+    // A read-only install still builds; it just bundles every time.
+  }
+  return built;
+}
+
+function assetSourcesKey(): string {
+  const hash = createHash('sha256');
+  const folders = [CLIENT_DIR, path.join(FELT_ROOT, 'site', 'islands'), STYLES_DIR, path.join(FELT_ROOT, 'site', 'core'), path.join(FELT_ROOT, 'site', 'model')];
+  for (const folder of folders) {
+    for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
+      if (!entry.isFile()) continue;
+      const full = path.join(entry.parentPath, entry.name);
+      hash.update(full).update(readFileSync(full));
+    }
+  }
+  hash.update(readFileSync(path.join(FELT_ROOT, 'package-lock.json')));
+  return hash.digest('base64url').slice(0, 22);
+}
+
+/** Bundles in memory; the caller writes the files (never in place over a previous build's). */
+async function bundleAssets(outDir: string): Promise<BuiltAssets> {
   try {
     const result = await build({
       // Relative to felt's root, not the caller's folder: the same sources give

@@ -27,7 +27,7 @@ import { renderRss, type FeedItem } from './feeds.ts';
 import { FileSink } from './fileSink.ts';
 import { createStaging, swapIntoPlace } from './output.ts';
 import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
-import { createRenderPool } from './renderPool.ts';
+import { createRenderPool, type RenderPool } from './renderPool.ts';
 import { renderShell } from './renderPage.tsx';
 import { allPages } from './routes.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
@@ -166,13 +166,28 @@ function pageRef(pagePath: string): Pick<PageSpec, 'kind' | 'path'> {
   return { kind: 'home', path: pagePath };
 }
 
+/** Below this many pages to render, workers cost more to start than they save. */
+const INLINE_LIMIT = 300;
+
 async function renderPages(model: SiteModel, staging: string, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
   const { settings } = model.content;
-  const pool = createRenderPool(setup, staging, options.threads);
   const sitemap: SitemapEntry[] = [];
   let count = 0;
   let rendered = 0;
   const total = model.articles.length;
+  // An incremental build holds back its first pages: if that is all there is
+  // to render, they are rendered here, without starting a worker.
+  const held: PageSpec[] = [];
+  let pool: RenderPool | undefined;
+  const render = async (spec: PageSpec) => {
+    if (!pool && reuse && held.length < INLINE_LIMIT) {
+      held.push(spec);
+      return;
+    }
+    pool ??= createRenderPool(setup, staging, options.threads);
+    for (const waiting of held.splice(0)) await pool.render(waiting);
+    await pool.render(spec);
+  };
   try {
     for (const spec of allPages(model)) {
       const key = digest(JSON.stringify(spec));
@@ -180,7 +195,7 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
       if (reuse?.pages[spec.path] !== key) {
         // An unchanged key means the same JSON as a spec already checked when it was rendered.
         assertSerializable(spec.props, spec.path);
-        await pool.render(spec);
+        await render(spec);
         written.push(...pageOutputPaths(spec));
         rendered++;
       }
@@ -188,9 +203,11 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
       count++;
       if (options.onProgress && count % 500 === 0) options.onProgress(Math.min(count, total), total);
     }
+    pool ??= createRenderPool(setup, staging, 1);
+    for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.finish();
   } catch (error) {
-    await pool.finish().catch(() => undefined);
+    await pool?.finish().catch(() => undefined);
     throw error;
   }
   options.onProgress?.(total, total);
