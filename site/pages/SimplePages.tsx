@@ -63,13 +63,14 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
   );
 }
 
-export function NotFoundPage() {
+/** The 404 and 500 pages: the same layout, their own strings. */
+function ErrorPage({ code, strings }: { code: number; strings: 'notFound' | 'serverError' }) {
   const { t } = useSite();
   return (
     <div className="error-page">
-      <p className="error-code" aria-hidden="true">404</p>
-      <h1>{t('notFound.heading')}</h1>
-      <p>{t('notFound.body')}</p>
+      <p className="error-code" aria-hidden="true">{code}</p>
+      <h1>{t(`${strings}.heading`)}</h1>
+      <p>{t(`${strings}.body`)}</p>
       <p>
         <a className="button" href="/">{t('notFound.home')}</a>
       </p>
@@ -77,16 +78,10 @@ export function NotFoundPage() {
   );
 }
 
+export function NotFoundPage() {
+  return <ErrorPage code={404} strings="notFound" />;
+}
+
 export function ServerErrorPage() {
-  const { t } = useSite();
-  return (
-    <div className="error-page">
-      <p className="error-code" aria-hidden="true">500</p>
-      <h1>{t('serverError.heading')}</h1>
-      <p>{t('serverError.body')}</p>
-      <p>
-        <a className="button" href="/">{t('notFound.home')}</a>
-      </p>
-    </div>
-  );
+  return <ErrorPage code={500} strings="serverError" />;
 }
