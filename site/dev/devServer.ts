@@ -21,6 +21,8 @@ import { saveArticleTitle } from './editTitle.ts';
 
 export const RESTART_CODE = 75;
 const CLIENT_SCRIPT = '/__felt/dev.js';
+/** The names a page of this server can be opened under. */
+const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/i;
 
 export interface DevOptions {
   contentDir: string;
@@ -108,9 +110,12 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   });
 
   // Only pages served by this dev server may edit content (no other site can post here).
+  // The Host must be a loopback name too: through DNS rebinding, another site's
+  // own name points at 127.0.0.1, and its Origin then matches its Host (issue 6).
   const editTitle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const origin = request.headers.origin;
-    if (origin && origin !== `http://${request.headers.host}`) {
+    const host = request.headers.host ?? '';
+    if (!LOOPBACK_HOST.test(host) || (origin && origin !== `http://${host}`)) {
       response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Forbidden');
       return;
     }
