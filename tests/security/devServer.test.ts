@@ -1,0 +1,73 @@
+/**
+ * `felt dev` writes content (the in-place title editor posts to
+ * /__felt/title). Another web site must not be able to make a visitor's
+ * browser post there: not cross-origin, and not through DNS rebinding, where
+ * the attacker's own host name resolves to 127.0.0.1 so that Origin and Host
+ * agree with each other. Only slugs name files.
+ */
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDev, type DevServer } from '../../site/dev/devServer.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+
+let dev: DevServer;
+let contentDir: string;
+let article: string;
+let original: string;
+
+beforeAll(async () => {
+  contentDir = await fixtureCopy();
+  article = path.join(contentDir, 'articles', 'en_US', 'first-steps.md');
+  original = await readFile(article, 'utf8');
+  dev = await startDev({ contentDir, outDir: path.join(await tempDir('felt-dev-sec-'), 'dist'), port: 0, log: () => undefined });
+}, 120_000);
+
+afterAll(() => dev?.close());
+
+/** A POST as a browser on another site would send it: its own Host and Origin headers. */
+function post(headers: Record<string, string>, body: unknown): Promise<number> {
+  const url = new URL(dev.url);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, path: '/__felt/title', method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
+
+describe('felt dev title editor', () => {
+  it('refuses a post from another origin', async () => {
+    const port = new URL(dev.url).port;
+    expect(await post({ Host: `127.0.0.1:${port}`, Origin: 'https://evil.example' }, { slug: 'first-steps', title: 'Defaced' })).toBe(403);
+    expect(await post({ Host: `127.0.0.1:${port}`, Origin: 'null' }, { slug: 'first-steps', title: 'Defaced' })).toBe(403);
+    expect(await readFile(article, 'utf8')).toBe(original);
+  });
+
+  it('refuses a post through DNS rebinding (Origin and Host both the attacker\'s name)', async () => {
+    const port = new URL(dev.url).port;
+    for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`]) {
+      expect(await post({ Host: host, Origin: `http://${host}` }, { slug: 'first-steps', title: 'Defaced' }), host).toBe(403);
+    }
+    expect(await readFile(article, 'utf8')).toBe(original);
+  });
+
+  it('refuses slugs that name other files', async () => {
+    const port = new URL(dev.url).port;
+    const headers = { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` };
+    for (const slug of ['../../site', '../ru_RU/pervye-shagi', '/etc/passwd', 'first-steps.md', 'first-steps\u0000']) {
+      expect(await post(headers, { slug, title: 'Defaced' }), slug).toBe(400);
+    }
+    expect(await readFile(article, 'utf8')).toBe(original);
+  });
+
+  it('still saves a title posted by its own pages', async () => {
+    const port = new URL(dev.url).port;
+    const status = await post({ Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` }, { slug: 'first-steps', title: 'First Steps, Edited' });
+    expect(status).toBe(204);
+    expect(await readFile(article, 'utf8')).toContain('title: "First Steps, Edited"');
+  });
+});
