@@ -12,6 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -47,7 +48,7 @@ async function fixture(options: Parameters<typeof makeFixture>[0] = {}): Promise
 }
 
 /** Polls until `ready` says so, then kills the child with SIGKILL. */
-function killWhen(ready: () => Promise<boolean>, timeoutMs = 60_000) {
+function killWhen(ready: () => Promise<boolean>, timeoutMs = 60_000, everyMs = 20) {
   let resolveKilled!: (value: boolean) => void;
   const killed = new Promise<boolean>((resolve) => (resolveKilled = resolve));
   const onSpawn = (child: ChildProcess) => {
@@ -58,7 +59,7 @@ function killWhen(ready: () => Promise<boolean>, timeoutMs = 60_000) {
         child.kill('SIGKILL');
         return resolveKilled(true);
       }
-      setTimeout(tick, 20);
+      setTimeout(tick, everyMs);
     };
     void tick();
   };
@@ -136,6 +137,45 @@ describe('felt build killed with SIGKILL midway', () => {
     // (Feeds carry the build time, so the files are compared by name here.)
     expect([...(await digestTree(out)).keys()].sort()).toEqual([...before.keys()].sort());
   }, 180_000);
+});
+
+describe('felt build killed with SIGKILL while it commits an incremental build', () => {
+  const LATE = 2000;
+  it('leaves only whole files in dist/, keeps serving, and the next build finishes the commit', async () => {
+    const base = await tempDir('felt-kill-commit-');
+    const content = await fixtureCopy();
+    const out = path.join(base, 'dist');
+    // The previous build, by the same CLI, so the next one is incremental.
+    expect((await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 120_000 })).code).toBe(0);
+    const folder = path.join(content, 'articles', 'en_US');
+    await Promise.all(Array.from({ length: LATE }, (_, i) => writeFile(path.join(folder, `late-${i}.md`), articleSource(`late-${i}`, `Late Article ${i}`, 'en_US'))));
+    // Killed the moment the commit journal appears: files are being moved into dist/.
+    const journal = path.join(out, '.felt', 'commit.json');
+    const { onSpawn, killed } = killWhen(async () => existsSync(journal), 120_000, 5);
+    const run = await runFelt(['build', '--content', content, '--out', out], { onSpawn, timeoutMs: 150_000 });
+    expect(await killed).toBe(true);
+    expect(run.signal).toBe('SIGKILL');
+
+    // Every file is whole: each page ends its document, each JSON file parses.
+    const files = await listFiles(out);
+    for (const file of files.filter((f) => f.endsWith('.html'))) expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);
+    for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.felt/'))) expect(() => JSON.parse(readFileSync(path.join(out, file), 'utf8')), file).not.toThrow();
+    const server = await startServer({ root: out, port: 0 });
+    try {
+      expect((await fetch(server.url + '/')).status).toBe(200);
+      expect((await fetch(server.url + '/articles/first-steps')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+
+    // The next build finishes what the killed one started: every new article is there, no journal is left.
+    const again = await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 150_000 });
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(journal)).toBe(false);
+    const pages = new Set((await listFiles(out)).filter((f) => /^articles\/late-\d+\/index\.html$/.test(f)));
+    expect(pages.size).toBe(LATE);
+    for (const file of pages) expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);
+  }, 240_000);
 });
 
 describe('felt pull killed with SIGKILL midway', () => {
