@@ -69,7 +69,23 @@ function reportFailure(error: unknown): number {
     console.error(`felt: ${redactSecrets(describeError(error))}`);
     return 1;
   }
+  const system = systemFailure(error);
+  if (system) {
+    console.error(`felt: ${redactSecrets(system)}`);
+    return 1;
+  }
   console.error(`felt: unexpected failure, please report it: ${redactSecrets(describeError(error))}`);
   if (process.env.FELT_DEBUG && error instanceof Error) console.error(redactSecrets(error.stack ?? ''));
   return 70;
+}
+
+/** Failures of the machine rather than of felt: said plainly, with what to do. */
+function systemFailure(error: unknown): string | undefined {
+  const { code, path: file } = (error ?? {}) as NodeJS.ErrnoException;
+  const where = file ? ` while writing ${file}` : '';
+  if (code === 'ENOSPC') return `the disk is full${where}. Free some space and run the command again; nothing already in place was changed`;
+  if (code === 'EDQUOT') return `the disk quota is used up${where}. Free some space and run the command again`;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied${file ? ` on ${file}` : ''}. Check who owns the folder, or choose another with --out`;
+  if (code === 'EROFS') return `the file system is read-only${where}. Choose a writable folder`;
+  return undefined;
 }

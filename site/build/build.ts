@@ -25,7 +25,7 @@ import { commitIncremental, recoverCommit } from './commit.ts';
 import { faviconIco } from './favicon.ts';
 import { renderRss, type FeedItem } from './feeds.ts';
 import { FileSink } from './fileSink.ts';
-import { createStaging, swapIntoPlace } from './output.ts';
+import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
 import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
 import { createRenderPool, type RenderPool } from './renderPool.ts';
 import { renderShell } from './renderPage.tsx';
@@ -72,6 +72,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const content = await loadContent(contentDir, { cacheFile });
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   const outDir = path.resolve(options.outDir);
+  await recoverSwap(outDir);
   const recovered = recoverCommit(outDir);
   const staging = await createStaging(outDir);
   try {

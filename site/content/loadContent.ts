@@ -14,7 +14,7 @@ import { feltCodeVersion } from '../core/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { splitFrontmatter } from './frontmatter.ts';
-import { parseArticle } from './parseArticle.ts';
+import { MAX_ARTICLE_BYTES, parseArticle } from './parseArticle.ts';
 import { CONTENT_PARSE, adsSchema, authorsSchema, categoriesSchema, formatIssues, infoPageFrontmatterSchema, siteSettingsSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -97,7 +97,8 @@ function toCategoryNodes(raw: RawCategories): CategoryNode[] {
 async function listFiles(folder: string, extension: string): Promise<string[]> {
   try {
     const names = await readdir(folder);
-    return names.filter((n) => n.endsWith(extension)).sort();
+    // Dot files are editors' and operating systems' (macOS ._x.md), never content.
+    return names.filter((n) => n.endsWith(extension) && !n.startsWith('.')).sort();
   } catch {
     return [];
   }
@@ -115,6 +116,11 @@ async function loadArticles(folder: string, locale: ContentLocale, problems: Pro
         const cached = cache?.get(full, info.size, info.mtimeMs);
         if (cached) {
           articles.push({ ...cached, file: displayPath(full) });
+          return;
+        }
+        // Refused before reading: a 50 MB file is not an article, and reading it would only cost memory.
+        if (info.size > MAX_ARTICLE_BYTES) {
+          problems.push({ file: displayPath(full), severity: 'error', message: `file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, hint: 'split it or remove what is not article text' });
           return;
         }
         const parsed = parseArticle(await readFile(full, 'utf8'), displayPath(full), locale, full);

@@ -114,3 +114,17 @@ describe('incremental builds', () => {
     for (const name of Object.keys(a)) expect(b[name], name).toBe(a[name]);
   });
 });
+
+describe('a build killed between its two renames', () => {
+  it('puts the previous site back before building', async () => {
+    const { rename, stat } = await import('node:fs/promises');
+    const { recoverSwap } = await import('../../site/build/output.ts');
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    await rename(out, `${out}.previous-123-456`);
+    await recoverSwap(out);
+    expect((await stat(path.join(out, 'index.html'))).isFile()).toBe(true);
+    await expect(stat(`${out}.previous-123-456`)).rejects.toThrow();
+  });
+});

@@ -65,6 +65,10 @@ describe('article validation', () => {
     for (const line of dupes) expect(line).toMatch(/is used by 2 articles: \S*poker-basics(-copy)?\.md, \S*poker-basics(-copy)?\.md/);
   });
 
+  it('ignores dot files that editors and operating systems leave beside articles', async () => {
+    expect(await problemsOf({ 'articles/en_US/._first-steps.md': '\u0000\u0005Mac OS X resource fork', 'articles/en_US/.#draft.md': 'lock' })).toEqual([]);
+  });
+
   it('accepts a byte-order mark and CRLF line ends', () => {
     const source = '\uFEFF' + article({ ...good }).replace(/\n/g, '\r\n');
     const parsed = parseArticle(source, 'articles/en_US/a-title.md', 'en_US');
