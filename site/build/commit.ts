@@ -48,6 +48,7 @@ function applyCommit(outDir: string, plan: CommitPlan): void {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
+  const emptied = new Set<string>();
   for (const file of plan.removed) {
     const target = path.join(outDir, file);
     try {
@@ -55,8 +56,10 @@ function applyCommit(outDir: string, plan: CommitPlan): void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    removeEmptyFolders(outDir, path.dirname(target));
+    emptied.add(path.dirname(target));
   }
+  // Deepest first, once per folder: a folder of many removed files costs one rmdir, not one per file.
+  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) removeEmptyFolders(outDir, folder);
   unlinkSync(path.join(outDir, JOURNAL_FILE));
   rmSync(plan.staging, { recursive: true, force: true });
 }
