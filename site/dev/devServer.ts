@@ -88,6 +88,12 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const server = http.createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      // The dev server's routes (events, error overlay) name local files: only
+      // loopback hosts may read them, so a DNS-rebinding page cannot.
+      if (url.pathname.startsWith('/__felt/') && !LOOPBACK_HOST.test(request.headers.host ?? '')) {
+        response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Forbidden');
+        return;
+      }
       if (url.pathname === CLIENT_SCRIPT) {
         response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientJs);
       } else if (url.pathname === '/__felt/events') {

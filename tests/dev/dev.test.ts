@@ -100,3 +100,17 @@ describe('replacing a title', () => {
     expect(replaceTitle(source, 'He said "hi": #1')).toBe('---\ntitle: "He said \\"hi\\": #1"\nslug: x\n---\nBody\n');
   });
 });
+
+describe('felt dev behind a rebound name', () => {
+  it('refuses its own routes to a host that is not loopback', async () => {
+    const http = await import('node:http');
+    const { port } = new URL(dev.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path: '/__felt/events', headers: { host: `rebind.example:${port}` } }, (response) => {
+        resolve(response.statusCode!);
+        response.destroy();
+      }).on('error', reject);
+    });
+    expect(status).toBe(403);
+  });
+});
