@@ -51,6 +51,8 @@ export async function readProxyAllowlist(contentDir: string): Promise<string[]> 
   }
 }
 
+const PROXIED_TYPES = /^\s*((application|text)\/(javascript|ecmascript|x-javascript)|application\/(json|manifest\+json)|text\/css|image\/(png|gif|jpeg|webp|avif|x-icon))\s*(;|$)/i;
+
 export function createProxyRoute(options: ProxyOptions) {
   const allow = new Set(options.allow.map((host) => host.toLowerCase().replace(/\.$/, '')));
   const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
@@ -137,8 +139,16 @@ export function createProxyRoute(options: ProxyOptions) {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const { response: upstream, body } = await fetchFollowing(target, controller.signal);
+      const type = upstream.headers['content-type'] ?? '';
+      // The answer is served from the site's own origin: a page or an SVG from a
+      // third party would run with the site's rights. Scripts, styles, data and
+      // raster images only.
+      if ((upstream.statusCode ?? 502) < 300 && !PROXIED_TYPES.test(type)) {
+        send(502, `Bad Gateway: the proxy passes scripts, styles, JSON and images, not "${type.split(';')[0] || 'untyped'}"`);
+        return true;
+      }
       response.writeHead(upstream.statusCode ?? 502, {
-        'Content-Type': upstream.headers['content-type'] ?? 'application/octet-stream',
+        'Content-Type': type || 'application/octet-stream',
         'Cache-Control': upstream.headers['cache-control'] ?? 'public, max-age=300',
         'Content-Length': body.length,
         'X-Content-Type-Options': 'nosniff',

@@ -26,7 +26,10 @@ beforeAll(async () => {
     const url = new URL(request.url!, 'http://x');
     if (url.pathname === '/script.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Set-Cookie': 'a=b' }).end('console.log(1)');
     if (url.pathname === '/redirect') return response.writeHead(302, { Location: url.searchParams.get('to')! }).end();
-    if (url.pathname === '/big') return response.writeHead(200).end(Buffer.alloc(4096));
+    if (url.pathname === '/big') return response.writeHead(200, { 'Content-Type': 'application/json' }).end(Buffer.alloc(4096));
+    if (url.pathname === '/page.html') return response.writeHead(200, { 'Content-Type': 'text/html' }).end('<script>alert(1)</script>');
+    if (url.pathname === '/image.svg') return response.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg onload="alert(1)"/>');
+    if (url.pathname === '/untyped') return response.writeHead(200).end('x');
     if (url.pathname === '/slow') return setTimeout(() => response.writeHead(200).end('late'), 2000);
     response.writeHead(404).end();
   });
@@ -110,6 +113,16 @@ describe('third-party proxy', () => {
     const base = await serveWith({ maxBytes: 1024, timeoutMs: 300 });
     expect((await proxied(base, `http://good.test:${upstreamPort}/big`)).status).toBe(502);
     expect((await proxied(base, `http://good.test:${upstreamPort}/slow`)).status).toBe(504);
+  });
+
+  it('passes scripts, not pages, SVG or untyped answers that would run on the site\'s origin', async () => {
+    const base = await serveWith({});
+    expect((await proxied(base, `http://good.test:${upstreamPort}/script.js`)).status).toBe(200);
+    for (const file of ['page.html', 'image.svg', 'untyped']) {
+      const answer = await proxied(base, `http://good.test:${upstreamPort}/${file}`);
+      expect(answer.status, file).toBe(502);
+      expect(await answer.text()).not.toContain('alert');
+    }
   });
 
   it('answers 400 to a missing or relative url, and leaves other paths to the files', async () => {
