@@ -163,7 +163,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         await running;
         running = undefined;
       } while (again);
-    }, 30);
+    }, 10);
   };
 
   const port = (server.address() as AddressInfo).port;
