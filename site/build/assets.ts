@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 
 import path from 'node:path';
 import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../core/paths.ts';
 import { FeltError } from '../core/errors.ts';
+import { feltCodeVersion } from '../core/codeVersion.ts';
 
 export interface BuiltAssets {
   js: string;
@@ -46,7 +47,8 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
 }
 
 function assetSourcesKey(): string {
-  const hash = createHash('sha256');
+  // felt's own code too: the bundling options live in this file.
+  const hash = createHash('sha256').update(feltCodeVersion());
   const folders = [CLIENT_DIR, path.join(FELT_ROOT, 'site', 'islands'), STYLES_DIR, path.join(FELT_ROOT, 'site', 'core'), path.join(FELT_ROOT, 'site', 'model')];
   for (const folder of folders) {
     for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
