@@ -8,7 +8,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import type { z } from 'zod';
-import { ContentError, type Problem } from '../core/errors.ts';
+import { ContentError, FeltError, type Problem } from '../core/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type AdData, type Article, type Author, type CategoryNode, type ContentLocale, type InfoPage, type SiteContent, type SiteSettings } from '../core/types.ts';
 import { feltCodeVersion } from '../core/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
@@ -32,6 +32,9 @@ export function displayPath(file: string): string {
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new FeltError('CONTENT_MISSING', `there is no content folder at ${displayPath(root)}`, { hint: 'run felt in the folder that holds content/, or name it with --content' });
+  }
   const problems: Problem[] = [];
   const file = (name: string) => path.join(root, name);
   const settings = await readJson(file('site.json'), siteSettingsSchema, problems);

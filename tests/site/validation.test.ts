@@ -65,6 +65,10 @@ describe('article validation', () => {
     for (const line of dupes) expect(line).toMatch(/is used by 2 articles: \S*poker-basics(-copy)?\.md, \S*poker-basics(-copy)?\.md/);
   });
 
+  it('says plainly when the content folder is not there', async () => {
+    await expect(loadContent('/no/such/content')).rejects.toThrow('there is no content folder at /no/such/content');
+  });
+
   it('ignores dot files that editors and operating systems leave beside articles', async () => {
     expect(await problemsOf({ 'articles/en_US/._first-steps.md': '\u0000\u0005Mac OS X resource fork', 'articles/en_US/.#draft.md': 'lock' })).toEqual([]);
   });
