@@ -29,7 +29,7 @@ import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
 import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
 import { createRenderPool, type RenderPool } from './renderPool.ts';
 import { renderShell } from './renderPage.tsx';
-import { allPages } from './routes.ts';
+import { allPages, countPages } from './routes.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
 import { absoluteUrl } from './seo.ts';
 import { assertSerializable } from './serializable.ts';
@@ -175,7 +175,7 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
   const sitemap: SitemapEntry[] = [];
   let count = 0;
   let rendered = 0;
-  const total = model.articles.length;
+  const total = countPages(model);
   // An incremental build holds back its first pages: if that is all there is
   // to render, they are rendered here, without starting a worker.
   const held: PageSpec[] = [];
@@ -202,7 +202,7 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
       }
       if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
       count++;
-      if (options.onProgress && count % 500 === 0) options.onProgress(Math.min(count, total), total);
+      if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
     pool ??= createRenderPool(setup, staging, 1);
     for (const waiting of held.splice(0)) await pool.render(waiting);

@@ -26,6 +26,15 @@ export function* allPages(model: SiteModel): Generator<PageSpec> {
   for (const group of drafts) for (const draft of group) yield withSponsored(model, draft);
 }
 
+/** How many pages allPages() yields, without making them: for progress. */
+export function countPages(model: SiteModel): number {
+  const listings = [...model.index.byCategory.values(), ...model.index.bySubcategory.values()];
+  const authors = model.content.authors.map((a) => model.articlesByAuthor.get(a.name) ?? []);
+  const paged = [...listings, ...authors].reduce((sum, ids) => sum + pageCount(model, ids.length), 0);
+  // home, authors, sitemap, 404, 500, the info pages, and one page per article
+  return 5 + paged + INFO_ROUTES.length + model.articles.length;
+}
+
 function withSponsored(model: SiteModel, draft: Draft): PageSpec {
   const { ads, settings } = model.content;
   const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);

@@ -240,3 +240,14 @@ describe('a failed build', () => {
     expect(siblings).toEqual(['dist']);
   });
 });
+
+describe('counting pages for progress', () => {
+  it('knows how many pages a build makes before making them', async () => {
+    const { loadContent } = await import('../../site/content/loadContent.ts');
+    const { loadMessages } = await import('../../site/core/loadMessages.ts');
+    const { buildSiteModel } = await import('../../site/model/siteModel.ts');
+    const { allPages, countPages } = await import('../../site/build/routes.ts');
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages() });
+    expect(countPages(model)).toBe([...allPages(model)].length);
+  });
+});
