@@ -1,5 +1,6 @@
 import { ArticleCard } from '../components/ArticleCard.tsx';
 import { useSite } from '../components/SiteContext.tsx';
+import type { ArticleSummary } from '../model/summaries.ts';
 import type { HomeProps } from './types.ts';
 
 /** The home page: its sections and their sizes come from site settings (SPEC section 9). */
@@ -23,24 +24,8 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
           </div>
         </div>
       </section>
-      <section className="home-section" aria-labelledby="home-best">
-        <h2 id="home-best" className="section-heading">{t('home.ourBestStories')}</h2>
-        <div className="card-grid">
-          {best.map((article) => (
-            <ArticleCard key={article.slug} article={article} />
-          ))}
-        </div>
-      </section>
-      {updated.length > 0 && (
-        <section className="home-section" aria-labelledby="home-updated">
-          <h2 id="home-updated" className="section-heading">{t('home.updatedArticles')}</h2>
-          <div className="card-grid card-grid-4">
-            {updated.map((article) => (
-              <ArticleCard key={article.slug} article={article} size="compact" />
-            ))}
-          </div>
-        </section>
-      )}
+      <CardSection id="home-best" heading={t('home.ourBestStories')} articles={best} />
+      <CardSection id="home-updated" heading={t('home.updatedArticles')} articles={updated} size="compact" grid="card-grid card-grid-4" />
       <section className="home-section" aria-labelledby="home-categories">
         <h2 id="home-categories" className="section-heading">{t('home.categories')}</h2>
         <div className="category-tiles">
@@ -63,5 +48,20 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
         </div>
       </section>
     </>
+  );
+}
+
+/** A titled grid of article cards; nothing at all when there are no articles. */
+function CardSection({ id, heading, articles, size = 'normal', grid = 'card-grid' }: { id: string; heading: string; articles: ArticleSummary[]; size?: 'normal' | 'compact'; grid?: string }) {
+  if (articles.length === 0) return null;
+  return (
+    <section className="home-section" aria-labelledby={id}>
+      <h2 id={id} className="section-heading">{heading}</h2>
+      <div className={grid}>
+        {articles.map((article) => (
+          <ArticleCard key={article.slug} article={article} size={size} />
+        ))}
+      </div>
+    </section>
   );
 }

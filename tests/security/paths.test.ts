@@ -12,10 +12,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { ContentError, formatProblem } from '../../site/core/errors.ts';
-import { loadContent } from '../../site/content/loadContent.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
-import { FIXTURE_SITE, fixtureCopy, tempDir } from '../site/helpers.ts';
+import { FIXTURE_SITE, contentProblems, fixtureCopy, tempDir } from '../site/helpers.ts';
 import { yamlString } from './support/xssSite.ts';
 
 /** Slugs that try to leave their folder, in every shape we know. */
@@ -58,15 +56,7 @@ export const ESCAPING_SLUGS: readonly string[] = [
   'esc--ape',
 ];
 
-async function problemsOf(dir: string): Promise<string[]> {
-  try {
-    await loadContent(dir);
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems.map(formatProblem);
-    throw error;
-  }
-  return [];
-}
+const problemsOf = contentProblems;
 
 const SLUG_MESSAGE = /must be lowercase ASCII kebab-case/;
 

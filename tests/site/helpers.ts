@@ -17,3 +17,16 @@ export async function fixtureCopy(files: Record<string, string> = {}): Promise<s
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return dir;
 }
+
+/** Every problem loadContent reports for a content folder, formatted as the CLI prints them. */
+export async function contentProblems(dir: string): Promise<string[]> {
+  const { loadContent } = await import('../../site/content/loadContent.ts');
+  const { ContentError, formatProblem } = await import('../../site/core/errors.ts');
+  try {
+    await loadContent(dir);
+  } catch (error) {
+    if (error instanceof ContentError) return error.problems.map(formatProblem);
+    throw error;
+  }
+  return [];
+}

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ContentError, formatProblem } from '../../site/core/errors.ts';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
-import { fixtureCopy } from './helpers.ts';
+import { contentProblems, fixtureCopy } from './helpers.ts';
 
 const article = (fields: Record<string, string>, body = '## Heading\n\nText.\n') =>
   `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n${body}`;
@@ -18,14 +17,7 @@ const good = {
 };
 
 async function problemsOf(files: Record<string, string>): Promise<string[]> {
-  const dir = await fixtureCopy(files);
-  try {
-    await loadContent(dir);
-  } catch (error) {
-    if (error instanceof ContentError) return error.problems.map(formatProblem);
-    throw error;
-  }
-  return [];
+  return contentProblems(await fixtureCopy(files));
 }
 
 describe('article validation', () => {
