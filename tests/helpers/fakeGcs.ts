@@ -6,6 +6,7 @@
  * delete, rewriteTo copies, and ifGenerationMatch preconditions. Every
  * request is logged with its kind so tests can assert "nothing uploaded".
  */
+import { buffer } from 'node:stream/consumers';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,7 +91,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     let parts = raw.slice(1);
     if (isUpload) parts = parts.slice(1);
     if (parts[0] === 'storage' && parts[1] === 'v1') parts = parts.slice(2);
-    const body = await readBody(req);
+    const body = await buffer(req);
     const send = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
       res.end(json === undefined ? undefined : JSON.stringify(json));
@@ -293,11 +294,3 @@ function parseMultipart(contentType: string, body: Buffer): { meta: Record<strin
   return { meta: JSON.parse(metaPart!.toString('utf8')) as Record<string, unknown>, data: dataPart ?? Buffer.alloc(0) };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}

@@ -6,6 +6,7 @@
  * with `reply`: a status with headers (429 with Retry-After, 500), a delay,
  * or an answer of their own.
  */
+import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { articleAnswer, languageOf } from './articles.ts';
@@ -85,7 +86,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const body = await readBody(req);
+    const body = await buffer(req);
     fake.log.push({ method: req.method ?? 'GET', path: url.pathname, auth: Boolean(req.headers.authorization), at: Date.now() });
     const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -160,11 +161,3 @@ function fileObject(file: StoredFile) {
   return { id: file.id, object: 'file', bytes: Buffer.byteLength(file.content), created_at: Math.floor(Date.now() / 1000), filename: file.filename, purpose: file.purpose, status: 'processed' };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
