@@ -47,10 +47,11 @@ export function articleBody(rand) {
 }
 
 /**
- * Writes a felt content folder with `count` articles into `dir` (replacing it).
+ * Writes a felt content folder with `count` articles into `dir` (replacing it),
+ * or, with an offset, adds `count` more; `fresh` dates them after the whole corpus.
  * Returns the list of { slug, title, date, category, subcategory, author } for the peers.
  */
-export async function writeCorpus(dir, count, { seed = 42, offset = 0 } = {}) {
+export async function writeCorpus(dir, count, { seed = 42, offset = 0, fresh = false } = {}) {
   if (offset === 0) {
     await rm(dir, { recursive: true, force: true });
     await mkdir(path.join(dir, 'articles', 'en_US'), { recursive: true });
@@ -67,7 +68,8 @@ export async function writeCorpus(dir, count, { seed = 42, offset = 0 } = {}) {
     const children = Object.keys(categories[category].children);
     const subcategory = children[Math.floor(rand() * children.length)];
     const author = authors[Math.floor(rand() * authors.length)].name;
-    const day = new Date(Date.UTC(2020, 0, 1) + (i % 2500) * 86400000).toISOString().slice(0, 10);
+    // The corpus spans 2,500 days; fresh articles (a nightly pull) come after all of them, as generated ones do.
+    const day = new Date(Date.UTC(2020, 0, 1) + ((fresh ? 2500 : 0) + (i % 2500)) * 86400000).toISOString().slice(0, 10);
     const slug = `article-${String(i).padStart(6, '0')}`;
     const title = `${sentence(rand, 3, 7).slice(0, -1)} ${i}`;
     meta.push({ slug, title, date: day, category, subcategory, author });

@@ -75,7 +75,7 @@ async function benchSize(n, peers) {
     }
     // felt's nightly case: the previous build is there, 20 articles arrive.
     await measure(process.execPath, [FELT, 'build', '--content', content, '--out', tools.felt.out], dir);
-    await writeCorpus(content, 20, { offset: n + run * 20 });
+    await writeCorpus(content, 20, { offset: n + run * 20, fresh: true });
     const r = await measure(process.execPath, [FELT, 'build', '--content', content, '--out', tools.felt.out], dir);
     console.log(`   felt rebuild after 20 new articles: ${fmt(r.seconds, 2)} s, ${fmt(r.peakMB, 0)} MB`);
     rebuilds.push(r);

@@ -1,12 +1,14 @@
 /**
  * SiteModel → every page of the site as a PageSpec (DESIGN.md, "Routes").
- * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize.
+ * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize,
+ * with archive pages numbered from the oldest (model/pagination.ts).
  */
 import { contentLangTag } from '../core/i18n.ts';
 import type { CategoryNode } from '../core/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import { relatedArticles, type SiteModel } from '../model/siteModel.ts';
+import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
 import type { Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
@@ -121,28 +123,38 @@ function* listingPages(model: SiteModel): Generator<Draft> {
   }
 }
 
-function pageCount(model: SiteModel, total: number): number {
-  return Math.max(1, Math.ceil(total / model.content.settings.home.pageSize));
+/** The front page and archive pages of a newest-first list (model/pagination.ts). */
+function* pagesOf(model: SiteModel, base: string, ids: string[]): Generator<{ path: string; page: number; ids: string[]; pagination: PageInfo }> {
+  const size = model.content.settings.home.pageSize;
+  const { archives } = planListing(ids.length, size);
+  yield { path: base, page: 0, ids: frontItems(ids, size), pagination: pageInfo(base, 0, archives) };
+  for (let page = archives; page >= 1; page--) {
+    yield { path: urls.page(base, page), page, ids: archiveItems(ids, size, page), pagination: pageInfo(base, page, archives) };
+  }
 }
 
-function pageTitle(model: SiteModel, title: string, page: number, pages: number): string {
-  return page > 1 ? `${title} (${model.translator.t('pagination.pageOf', { page, pages })})` : title;
+function pageCount(model: SiteModel, total: number): number {
+  return 1 + planListing(total, model.content.settings.home.pageSize).archives;
+}
+
+/** An archive page's title names its number; the front page's is the listing's own. */
+function pageTitle(model: SiteModel, title: string, page: number): string {
+  return page > 0 ? `${title} (${model.translator.t('pagination.page', { page })})` : title;
 }
 
 function* paginate(model: SiteModel, listing: Listing): Generator<Draft> {
   const { t, pick } = model.translator;
   const { settings } = model.content;
-  const size = settings.home.pageSize;
-  const pages = pageCount(model, listing.ids.length);
   const heading = pick(listing.node.title);
   const description = pick(listing.node.description);
-  for (let page = 1; page <= pages; page++) {
-    const path = urls.page(listing.base, page);
+  // Counts change with every new article: only the front page shows them, so archive pages stay as they are.
+  const uncounted = listing.topics.map(({ count: _count, ...topic }) => topic);
+  for (const { path, page, ids, pagination } of pagesOf(model, listing.base, listing.ids)) {
     yield {
       kind: listing.kind,
       path,
       head: {
-        title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page, pages),
+        title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page),
         description,
         canonical: path,
         ogType: 'website',
@@ -154,10 +166,10 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Draft> {
         heading,
         description,
         trail: listing.trail,
-        topics: listing.topics,
-        articles: summariesOf(model, listing.ids.slice((page - 1) * size, page * size)),
-        pagination: { base: listing.base, page, pages },
-        total: listing.ids.length,
+        topics: page === 0 ? listing.topics : uncounted,
+        articles: summariesOf(model, ids),
+        pagination,
+        total: page === 0 ? listing.ids.length : undefined,
       },
     };
   }
@@ -180,26 +192,23 @@ function* authorPages(model: SiteModel): Generator<Draft> {
     },
     props: { authors: authors.map((a) => ({ name: a.name, title: a.name, href: urls.author(a.slug), description: a.description, count: count(a.name) })) },
   };
-  const size = settings.home.pageSize;
   for (const author of authors) {
     const base = urls.author(author.slug);
     const ids = model.articlesByAuthor.get(author.name) ?? [];
-    const pages = pageCount(model, ids.length);
     const trail = [home(model), { name: t('authors.heading'), href: urls.authors() }, { name: author.name, href: base }];
-    for (let page = 1; page <= pages; page++) {
-      const path = urls.page(base, page);
+    for (const { path, page, ids: shown, pagination } of pagesOf(model, base, ids)) {
       yield {
         kind: 'author',
         path,
         head: {
-          title: pageTitle(model, author.meta_title, page, pages),
+          title: pageTitle(model, author.meta_title, page),
           description: author.meta_description,
           canonical: path,
           ogType: 'profile',
           jsonLd: [personJsonLd(settings, author), breadcrumbJsonLd(settings, trail)],
           alternates: [],
         },
-        props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, ids.slice((page - 1) * size, page * size)), pagination: { base, page, pages }, total: ids.length },
+        props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, shown), pagination, total: page === 0 ? ids.length : undefined },
       };
     }
   }

@@ -1,49 +1,38 @@
+import { neighbours, pageWindow, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
 
-export interface PageInfo {
-  base: string;
-  page: number;
-  pages: number;
-}
+export type { PageInfo };
 
-/** Previous / next and numbered links of a paginated listing. */
-export function Pagination({ base, page, pages }: PageInfo) {
+/**
+ * Newer / older and numbered links of a listing (see model/pagination.ts):
+ * the front page holds the latest articles, archive pages count up from the oldest.
+ */
+export function Pagination(info: PageInfo) {
   const { t } = useSite();
-  if (pages <= 1) return null;
-  const numbers = pageWindow(page, pages);
+  if (info.newest < 1) return null;
+  const { newer, older } = neighbours(info);
+  const label = (n: number) => (n === 0 ? t('pagination.latest') : String(n));
+  const name = (n: number) => (n === 0 ? t('pagination.latestLabel') : t('pagination.page', { page: n }));
   return (
     <nav className="pagination" aria-label={t('pagination.label')}>
-      {page > 1 && <a rel="prev" href={urls.page(base, page - 1)}>← {t('pagination.previous')}</a>}
+      {newer !== undefined && <a rel="prev" href={urls.page(info.base, newer)}>← {t('pagination.newer')}</a>}
       <ol>
-        {numbers.map((n, i) =>
-          n === 0 ? (
+        {pageWindow(info).map((n, i) =>
+          n === 'gap' ? (
             <li key={`gap-${i}`} aria-hidden="true">…</li>
           ) : (
             <li key={n}>
-              {n === page ? (
-                <span aria-current="page" aria-label={t('pagination.page', { page: n })}>{n}</span>
+              {n === info.page ? (
+                <span aria-current="page" aria-label={name(n)}>{label(n)}</span>
               ) : (
-                <a href={urls.page(base, n)} aria-label={t('pagination.page', { page: n })}>{n}</a>
+                <a href={urls.page(info.base, n)} aria-label={name(n)}>{label(n)}</a>
               )}
             </li>
           ),
         )}
       </ol>
-      {page < pages && <a rel="next" href={urls.page(base, page + 1)}>{t('pagination.next')} →</a>}
+      {older !== undefined && <a rel="next" href={urls.page(info.base, older)}>{t('pagination.older')} →</a>}
     </nav>
   );
-}
-
-/** Page numbers around the current one, with 0 for a gap: 1 … 4 5 6 … 20. */
-export function pageWindow(page: number, pages: number): number[] {
-  const wanted = new Set([1, pages, page - 1, page, page + 1].filter((n) => n >= 1 && n <= pages));
-  const sorted = [...wanted].sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const n of sorted) {
-    const last = out[out.length - 1];
-    if (last !== undefined && n - last > 1) out.push(0);
-    out.push(n);
-  }
-  return out;
 }

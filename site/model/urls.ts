@@ -14,8 +14,8 @@ export const urls = {
   feed: () => '/feed.xml',
   categoryFeed: (categorySlug: string) => `/feeds/${categorySlug}.xml`,
   logo: (brand: string) => `/icons/${brand}-logo-small.png`,
-  /** Page n of a paginated listing; page 1 is the listing itself. */
-  page: (base: string, page: number) => (page <= 1 ? base : `${base === '/' ? '' : base}/page/${page}`),
+  /** Archive page n of a listing (model/pagination.ts); 0 is the listing's front page. */
+  page: (base: string, page: number) => (page < 1 ? base : `${base === '/' ? '' : base}/page/${page}`),
 };
 
 /** The file a route is written to inside dist/. */

@@ -1,5 +1,6 @@
 import { ArticleGrid } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
+import { ListingCount } from '../components/ListingCount.tsx';
 import { Pagination } from '../components/Pagination.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import type { AuthorProps, AuthorsProps } from './types.ts';
@@ -40,7 +41,7 @@ export function AuthorPage({ name, bio, trail, articles, pagination, total }: Au
         <div>
           <h1>{name}</h1>
           <p className="page-description">{bio}</p>
-          <p className="page-count">{t('authors.articles', { count: total })}</p>
+          <ListingCount countKey="authors.articles" total={total} articles={articles} page={pagination.page} />
         </div>
       </header>
       <h2 className="section-heading">{t('author.articles', { author: name })}</h2>

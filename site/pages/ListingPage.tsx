@@ -1,6 +1,7 @@
 import { ArticleGrid } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { Pagination } from '../components/Pagination.tsx';
+import { ListingCount } from '../components/ListingCount.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import type { ListingProps } from './types.ts';
 
@@ -13,10 +14,7 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
       <header className="page-header">
         <h1>{heading}</h1>
         {description && <p className="page-description">{description}</p>}
-        <p className="page-count">
-          {t('category.count', { count: total })}
-          {pagination.pages > 1 && <> · {t('pagination.pageOf', { page: pagination.page, pages: pagination.pages })}</>}
-        </p>
+        <ListingCount countKey="category.count" total={total} articles={articles} page={pagination.page} />
       </header>
       {topics.length > 0 && (
         <nav className="topics" aria-labelledby="topics-heading">
@@ -25,7 +23,8 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
             {topics.map((topic) => (
               <li key={topic.href}>
                 <a href={topic.href}>
-                  {topic.title} <span className="topic-count">{topic.count}</span>
+                  {topic.title}
+                  {topic.count !== undefined && <> <span className="topic-count">{topic.count}</span></>}
                 </a>
               </li>
             ))}

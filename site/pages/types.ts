@@ -52,7 +52,8 @@ export interface ListingProps {
   topics: LinkItem[];
   articles: ArticleSummary[];
   pagination: PageInfo;
-  total: number;
+  /** On the front page only: archive pages stay the same as the listing grows. */
+  total?: number;
 }
 
 export interface ArticleProps {
@@ -83,7 +84,8 @@ export interface AuthorProps {
   trail: Crumb[];
   articles: ArticleSummary[];
   pagination: PageInfo;
-  total: number;
+  /** On the front page only: archive pages stay the same as the listing grows. */
+  total?: number;
 }
 
 export interface InfoProps {

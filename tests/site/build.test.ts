@@ -59,11 +59,14 @@ describe('building the fixture site', () => {
         '/authors',
         '/authors/colette-marchand',
         '/authors/dev-raghunathan',
+        '/authors/dev-raghunathan/page/1',
         '/authors/mara-lindqvist',
+        '/authors/mara-lindqvist/page/1',
         '/betting-strategies',
         '/betting-strategies/advanced-betting-techniques',
         '/betting-strategies/fundamental-betting-strategies',
         '/betting-strategies/other-betting-strategies',
+        '/betting-strategies/page/1',
         '/betting-strategies/page/2',
         '/info/about-us',
         '/privacy-policy',
@@ -73,6 +76,7 @@ describe('building the fixture site', () => {
         '/ultimate-poker-guides-strategies/advanced-poker-strategies',
         '/ultimate-poker-guides-strategies/beginner-poker-tips',
         '/ultimate-poker-guides-strategies/other-poker-guides',
+        '/ultimate-poker-guides-strategies/page/1',
         '/ultimate-poker-guides-strategies/page/2',
       ].sort(),
     );
@@ -135,7 +139,7 @@ describe('building the fixture site', () => {
     expect(jsonLd(category).map((d) => d['@type'])).toEqual(['CollectionPage', 'BreadcrumbList']);
     const page2 = await read('betting-strategies/page/2/index.html');
     expect(head(page2)).toContain('<link rel="canonical" href="https://fixture.example/betting-strategies/page/2">');
-    expect(head(page2)).toMatch(/<title>[^<]*Page 2 of 2/);
+    expect(head(page2)).toMatch(/<title>[^<]*\(Page 2\)/);
     const author = await read('authors/mara-lindqvist/index.html');
     const authorLd = jsonLd(author)[0] as { mainEntity: Record<string, unknown> };
     expect(authorLd.mainEntity).toMatchObject({ '@type': 'Person', name: 'Mara Lindqvist' });
@@ -147,6 +151,20 @@ describe('building the fixture site', () => {
       expect(h).toMatch(/<title>[^<]+<\/title>/);
       expect(h).toMatch(/<meta name="description" content="[^"]+">/);
     }
+  });
+
+  it('pages listings from the front page of the latest articles to archive pages numbered from the oldest', async () => {
+    const front = await read('betting-strategies/index.html');
+    const nav = (html: string) => (/<nav class="pagination"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '').replaceAll('<!-- -->', '');
+    expect(front).toContain('3 articles');
+    expect(front).toContain('/articles/first-steps'); // the newest
+    expect(nav(front)).toContain('<span aria-current="page" aria-label="Latest articles">Latest</span>');
+    expect(nav(front)).toMatch(/<a rel="next" href="\/betting-strategies\/page\/2">Older articles →<\/a>/);
+    const oldest = await read('betting-strategies/page/1/index.html');
+    expect(oldest).toContain('/articles/crypto-books');
+    expect(oldest.replaceAll('<!-- -->', '')).toContain('Page 1 · December 20, 2025 – December 20, 2025');
+    expect(nav(oldest)).toMatch(/<a rel="prev" href="\/betting-strategies\/page\/2">← Newer articles<\/a>/);
+    expect(nav(oldest)).not.toContain('rel="next"');
   });
 
   it('lists exactly the built pages in sitemap.xml', async () => {

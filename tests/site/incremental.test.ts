@@ -3,7 +3,7 @@
  * byte for byte what a cold build of the same content writes.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,31 @@ describe('incremental builds', () => {
     expect(Object.keys(incremental).some((f) => f.includes('crypto-books'))).toBe(false);
   });
 
+  it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    const article = (n: number) => NEW_ARTICLE.replace('reading-line-movement', `line-${n}`).replace('Reading Line Movement', `Line ${n}`).replace('2026-03-01', `2026-03-${String(n).padStart(2, '0')}`);
+    for (let n = 1; n <= 6; n++) await writeFile(path.join(content, `articles/en_US/line-${n}.md`), article(n));
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    // The fixture pages by one: Betting Strategies now has 9 articles, the newest on its front page and 8 archive pages.
+    const archive = (n: number) => path.join(out, `betting-strategies/page/${n}/index.html`);
+    const before = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(async (n) => ({ html: await readFile(archive(n), 'utf8'), mtime: (await stat(archive(n))).mtimeMs })));
+    expect(before[0]!.html).toContain('/articles/crypto-books'); // page 1: the oldest article, for good
+
+    await writeFile(path.join(content, 'articles/en_US/line-7.md'), article(7));
+    const next = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    for (let n = 1; n <= 6; n++) {
+      expect((await stat(archive(n))).mtimeMs, `page ${n} untouched`).toBe(before[n - 1]!.mtime);
+      expect(await readFile(archive(n), 'utf8')).toBe(before[n - 1]!.html);
+    }
+    // Pages 7 and 8 gain links to the pages after them; page 9 is new and holds what the front page held.
+    expect(await readFile(archive(9), 'utf8')).toContain('/articles/line-6');
+    const front = await readFile(path.join(out, 'betting-strategies/index.html'), 'utf8');
+    expect(front).toContain('/articles/line-7');
+    expect(front).toContain('10 articles');
+    expect(next.rendered).toBeLessThan(next.pages / 2);
+  });
+
   it('finishes a commit that an interrupted build left behind', async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
@@ -107,7 +132,7 @@ describe('incremental builds', () => {
     await run(process.execPath, [FELT, 'build', '--content', content, '--out', one, '--threads', '1', '--no-incremental'], { cwd: root });
     const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json'], { cwd: root });
     expect(await readFile(path.join(many, 'index.html'), 'utf8')).toMatch(/<link rel="stylesheet" href="\/assets\/styles-\w+\.css">/);
-    expect(JSON.parse(stdout)).toMatchObject({ threads: 3, rendered: 26 });
+    expect(JSON.parse(stdout)).toMatchObject({ threads: 3, rendered: 30 });
     const [a, b] = await Promise.all([snapshot(one), snapshot(many)]);
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
     // The copyright year is the build's; everything else is identical.
