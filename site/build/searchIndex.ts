@@ -1,6 +1,7 @@
 /**
  * The sharded search index (issue #3): a small manifest, trigram postings
- * hashed into bucket files, and article records in fixed-size chunks. A
+ * hashed into bucket files, and article records in fixed-size chunks
+ * grouped in content-hashed segments (layout in site/islands/search/text.ts). A
  * query fetches the manifest, at most three buckets and the record chunks
  * of its newest candidates, never the whole title list. Shapes and the
  * folding rules are in site/islands/search/text.ts, shared with the browser.
@@ -12,6 +13,8 @@ import { titleTrigrams, bucketOf, type SearchBucket, type SearchManifest, type S
 export const SEARCH_MANIFEST = 'search/manifest.json';
 /** Records per chunk: a result costs about one small file at most. */
 export const RECORD_CHUNK = 32;
+/** Record chunks per segment folder: what one new article makes a rebuild rewrite. */
+export const SEGMENT_CHUNKS = 16;
 /** Bucket files aim at about this many bytes of JSON each. */
 const BUCKET_TARGET_BYTES = 8192;
 
@@ -71,12 +74,16 @@ export function buildSearchFiles(entries: SearchEntry[]): OutputFile[] {
   }
   const bucketJson = bucketMaps.map((map) => JSON.stringify(map));
   const chunkJson = chunks.map((chunk) => JSON.stringify(chunk));
-  const id = indexId([...bucketJson, ...chunkJson, String(buckets)]);
-  const manifest: SearchManifest = { v: 1, id, n, b: buckets, c: RECORD_CHUNK, stop };
+  const id = indexId([String(buckets), ...bucketJson]);
+  const segments: string[] = [];
+  for (let first = 0; first < chunkJson.length; first += SEGMENT_CHUNKS) {
+    segments.push(indexId([String(RECORD_CHUNK), String(first), ...chunkJson.slice(first, first + SEGMENT_CHUNKS)]));
+  }
+  const manifest: SearchManifest = { v: 2, id, n, b: buckets, c: RECORD_CHUNK, s: SEGMENT_CHUNKS, r: segments, stop };
   return [
     { path: SEARCH_MANIFEST, content: JSON.stringify(manifest) },
     ...bucketJson.map((content, i) => ({ path: `search/${id}/b/${i}.json`, content })),
-    ...chunkJson.map((content, i) => ({ path: `search/${id}/r/${i}.json`, content })),
+    ...chunkJson.map((content, i) => ({ path: `search/${segments[Math.floor(i / SEGMENT_CHUNKS)]}/r/${i}.json`, content })),
   ];
 }
 

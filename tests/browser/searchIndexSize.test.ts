@@ -39,4 +39,24 @@ describe('search index size', () => {
       expect(found, query).toEqual(expected);
     }
   });
+
+  it('keeps the record files of older articles when newer ones are added, and still finds the new ones', async () => {
+    const { syntheticCorpus } = await import('./searchBytes.ts');
+    const { buildSearchFiles } = await import('../../site/build/searchIndex.ts');
+    const { SearchEngine } = await import('../../site/client/search/engine.ts');
+    const corpus = syntheticCorpus(3020);
+    const before = new Map(buildSearchFiles(corpus.slice(0, 3000)).map((f) => [f.path, f.content]));
+    const after = new Map(buildSearchFiles(corpus).map((f) => [f.path, f.content]));
+    const records = (files: Map<string, string>) => [...files.keys()].filter((p) => p.includes('/r/'));
+    const kept = records(after).filter((p) => before.get(p) === after.get(p));
+    const rewritten = records(after).filter((p) => before.get(p) !== after.get(p));
+    // 3,020 articles make 95 record chunks; only the last segment's are new files.
+    expect(records(after)).toHaveLength(95);
+    expect(kept.length).toBeGreaterThanOrEqual(80);
+    expect(rewritten.length).toBeLessThanOrEqual(16);
+    const engine = new SearchEngine('/search/manifest.json', async (url) => JSON.parse(after.get(url.slice(1))!));
+    const newest = corpus[3019]!;
+    const page = await engine.search(newest.title.split(' ').slice(0, 2).join(' '));
+    expect(page.hits.map((h) => h.slug)).toContain(newest.slug);
+  });
 });

@@ -43,7 +43,7 @@ export interface SearchPage {
 
 /** One query's state between pages: the chunks to read and how to check a record. */
 interface Run {
-  base: string;
+  recordsUrl: (chunk: number) => string;
   size: number;
   chunks: number[];
   words: string[];
@@ -79,12 +79,13 @@ export class SearchEngine {
     if (!isSearchable(query)) return emptyPage();
     const words = queryWords(query);
     const manifest = await (this.manifest ??= this.load(this.manifestUrl, false) as Promise<SearchManifest>);
-    const base = this.manifestUrl.replace(/[^/]*$/, `${manifest.id}/`);
-    const candidates = await this.candidates(manifest, base, words);
+    const folder = this.manifestUrl.replace(/[^/]*$/, '');
+    const candidates = await this.candidates(manifest, `${folder}${manifest.id}/`, words);
     if (candidates && candidates.length === 0) return emptyPage();
     const chunks = chunkOrder(manifest, candidates);
     const wanted = candidates ? new Set(candidates) : undefined;
-    return this.page({ base, size: manifest.c, chunks, words, wanted }, 0);
+    const recordsUrl = (chunk: number) => `${folder}${manifest.r[Math.floor(chunk / manifest.s)]}/r/${chunk}.json`;
+    return this.page({ recordsUrl, size: manifest.c, chunks, words, wanted }, 0);
   }
 
   /** Ordinals that hold every usable trigram, ascending; undefined when no trigram narrows the search. */
@@ -112,13 +113,13 @@ export class SearchEngine {
   }
 
   private async page(run: Run, from: number): Promise<SearchPage> {
-    const { base, size, chunks, words, wanted } = run;
+    const { recordsUrl, size, chunks, words, wanted } = run;
     const hits: Hit[] = [];
     let at = from;
     let batch = 1;
     while (at < chunks.length && hits.length < PAGE_HITS && at - from < MAX_CHUNKS_PER_PAGE) {
       const slice = chunks.slice(at, Math.min(at + batch, from + MAX_CHUNKS_PER_PAGE));
-      const records = await Promise.all(slice.map((chunk) => this.file(`${base}r/${chunk}.json`) as Promise<SearchRecord[]>));
+      const records = await Promise.all(slice.map((chunk) => this.file(recordsUrl(chunk)) as Promise<SearchRecord[]>));
       slice.forEach((chunk, i) => hits.push(...verify(records[i]!, chunk * size, words, wanted)));
       at += slice.length;
       batch *= 2;

@@ -58,16 +58,23 @@ export function bucketOf(gram: string, buckets: number): number {
 
 /**
  * The index as files (see site/build/searchIndex.ts):
- * - search/manifest.json: SearchManifest, revalidated, names the folder;
+ * - search/manifest.json: SearchManifest, revalidated, names the folders;
  * - search/{id}/b/{bucket}.json: trigram → ordinals (first absolute, then gaps);
- * - search/{id}/r/{chunk}.json: the records of ordinals chunk*c … chunk*c+c-1.
- * Ordinals count from the oldest article, so new articles add chunks rather
- * than shift old ones.
+ * - search/{r[k]}/r/{chunk}.json: the records of ordinals chunk*c … chunk*c+c-1,
+ *   for the chunks k*s … k*s+s-1 of segment k.
+ * Every folder is named by the hash of what it holds, so its files never change
+ * under a cached manifest. Ordinals count from the oldest article, so new
+ * articles add to the last segment and leave the others' files as they were:
+ * a rebuild rewrites the buckets and a few record chunks, not the whole index.
  */
 export interface SearchManifest {
-  v: 1;
-  /** Content hash of the whole index; its files live under search/{id}/. */
+  v: 2;
+  /** Content hash of the trigram buckets; they live under search/{id}/b/. */
   id: string;
+  /** Record chunks per segment. */
+  s: number;
+  /** Content hash of each segment of record chunks: its folder. */
+  r: string[];
   /** Articles indexed. */
   n: number;
   /** Bucket files of the trigram postings. */
