@@ -11,6 +11,7 @@ import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { contentLangTag } from '../core/i18n.ts';
 import { loadMessages } from '../core/loadMessages.ts';
+import { mark } from '../core/timings.ts';
 import { STATIC_DIR } from '../core/paths.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../core/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
@@ -26,8 +27,9 @@ import { faviconIco } from './favicon.ts';
 import { renderRss, type FeedItem } from './feeds.ts';
 import { FileSink } from './fileSink.ts';
 import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
+import { createPageKeyer } from './pageKey.ts';
 import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
-import { createRenderPool, type RenderPool } from './renderPool.ts';
+import { createRenderPool, defaultThreads, type RenderPool } from './renderPool.ts';
 import { renderShell } from './renderPage.tsx';
 import { allPages, countPages } from './routes.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
@@ -69,15 +71,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const messages = await loadMessages();
   const contentDir = path.resolve(options.contentDir);
   const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(contentDir), '.felt-cache', 'articles.json');
+  mark('start');
   const content = await loadContent(contentDir, { cacheFile });
+  mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
+  mark('model');
   const outDir = path.resolve(options.outDir);
   await recoverSwap(outDir);
   const recovered = recoverCommit(outDir);
   const staging = await createStaging(outDir);
   try {
     const { finish, ...result } = await writeSite(model, outDir, staging, { ...options, incremental: options.incremental !== false && recovered });
+    mark('write');
     await finish();
+    mark('commit');
     return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
@@ -97,6 +104,7 @@ function siteContext(model: SiteModel): SiteContextValue {
 async function writeSite(model: SiteModel, outDir: string, staging: string, options: BuildOptions) {
   const { settings } = model.content;
   const assets = await buildAssets(staging);
+  mark('assets');
   const compilationHash = shortHash(`${assets.js}|${assets.css}`);
   const header = headerProps(model, `/${SEARCH_MANIFEST}`);
   const sharedJson = JSON.stringify(staticQueryData(model, header));
@@ -124,6 +132,7 @@ async function writeSite(model: SiteModel, outDir: string, staging: string, opti
   const written: string[] = [];
 
   const pages = await renderPages(model, staging, setup, reuse, manifest, written, options);
+  mark('pages');
 
   const sink = new FileSink(staging);
   const writeOther = (file: string, contents: string | Uint8Array) => {
@@ -169,6 +178,12 @@ function pageRef(pagePath: string): Pick<PageSpec, 'kind' | 'path'> {
 
 /** Below this many pages to render, workers cost more to start than they save. */
 const INLINE_LIMIT = 300;
+/**
+ * From this many pages on, working out which pages changed keeps the main
+ * thread busy for a while: an incremental build starts one worker at once to
+ * render changed pages meanwhile, and adds the others past INLINE_LIMIT.
+ */
+const EAGER_WORKER_PAGES = 2000;
 
 async function renderPages(model: SiteModel, staging: string, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
   const { settings } = model.content;
@@ -176,22 +191,26 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
   let count = 0;
   let rendered = 0;
   const total = countPages(model);
-  // An incremental build holds back its first pages: if that is all there is
-  // to render, they are rendered here, without starting a worker.
-  const held: PageSpec[] = [];
+  const threads = options.threads ?? defaultThreads();
+  // An incremental build of a small site holds back its first pages: if that
+  // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
+  if (!reuse) pool = createRenderPool(setup, staging, { threads });
+  else if (threads > 1 && total >= EAGER_WORKER_PAGES) pool = createRenderPool(setup, staging, { threads, startWith: 1, growAfter: INLINE_LIMIT });
+  const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
-    if (!pool && reuse && held.length < INLINE_LIMIT) {
+    if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, staging, options.threads);
+    pool ??= createRenderPool(setup, staging, { threads });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };
+  const keyOf = createPageKeyer();
   try {
     for (const spec of allPages(model)) {
-      const key = digest(JSON.stringify(spec));
+      const key = keyOf(spec);
       manifest.pages[spec.path] = key;
       if (reuse?.pages[spec.path] !== key) {
         // An unchanged key means the same JSON as a spec already checked when it was rendered.
@@ -204,9 +223,11 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
-    pool ??= createRenderPool(setup, staging, 1);
+    pool ??= createRenderPool(setup, staging, { threads: 1 });
     for (const waiting of held.splice(0)) await pool.render(waiting);
+    mark('page keys');
     await pool.finish();
+    mark('render tail');
   } catch (error) {
     await pool?.finish().catch(() => undefined);
     throw error;

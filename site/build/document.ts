@@ -6,7 +6,7 @@
 import type { SiteSettings } from '../core/types.ts';
 import type { Head } from '../pages/types.ts';
 import type { Shell } from './renderPage.tsx';
-import { absoluteUrl, safeJsonForScript } from './seo.ts';
+import { absoluteUrl, jsonLdFor, safeJsonForScript } from './seo.ts';
 import { urls } from '../model/urls.ts';
 
 export interface DocumentAssets {
@@ -65,7 +65,7 @@ export function headTags(head: Head, settings: SiteSettings, ogLocale: string): 
     tags.push(`<link rel="alternate" hreflang="${escapeHtml(alternate.hreflang)}" href="${escapeHtml(alternate.href)}">`);
   }
   if (head.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(head.feed.title)}" href="${escapeHtml(head.feed.href)}">`);
-  for (const data of head.jsonLd) tags.push(`<script type="application/ld+json">${safeJsonForScript(data)}</script>`);
+  for (const data of head.structuredData) tags.push(`<script type="application/ld+json">${safeJsonForScript(jsonLdFor(settings, data))}</script>`);
   return tags.join('\n');
 }
 

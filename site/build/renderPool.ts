@@ -32,9 +32,24 @@ function workerScript(): string | undefined {
   return existsSync(script) ? script : undefined;
 }
 
-export function createRenderPool(setup: RenderSetup, outDir: string, threads = defaultThreads()): RenderPool {
+export interface PoolOptions {
+  /** Most worker threads (default: one per core); 1 renders on the calling thread unless `startWith` says otherwise. */
+  threads?: number;
+  /**
+   * Start with this many workers and add the others only once `growAfter`
+   * pages have been asked for: a rebuild that changes a few pages of a big
+   * site renders them on one worker while the main thread works out the rest.
+   */
+  startWith?: number;
+  growAfter?: number;
+}
+
+export function createRenderPool(setup: RenderSetup, outDir: string, options: PoolOptions = {}): RenderPool {
   const script = workerScript();
-  return script && threads > 1 ? workerPool(script, setup, outDir, threads) : inlinePool(setup, outDir);
+  const threads = options.threads ?? defaultThreads();
+  const startWith = Math.min(threads, options.startWith ?? threads);
+  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, outDir);
+  return workerPool(script, setup, outDir, { threads: Math.max(1, threads), startWith: Math.max(1, startWith), growAfter: options.growAfter ?? 0 });
 }
 
 function inlinePool(setup: RenderSetup, outDir: string): RenderPool {
@@ -54,7 +69,7 @@ interface Slot {
   inFlight: number;
 }
 
-function workerPool(script: string, setup: RenderSetup, outDir: string, threads: number): RenderPool {
+function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: { threads: number; startWith: number; growAfter: number }): RenderPool {
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -62,7 +77,7 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, threads:
     wake = undefined;
     resume?.();
   };
-  const slots: Slot[] = Array.from({ length: threads }, () => {
+  const spawn = (): Slot => {
     const slot: Slot = { worker: new Worker(script, { workerData: { setup, outDir } }), inFlight: 0 };
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
@@ -74,7 +89,9 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, threads:
       notify();
     });
     return slot;
-  });
+  };
+  const slots: Slot[] = Array.from({ length: sizes.startWith }, spawn);
+  let asked = 0;
   let batch: PageSpec[] = [];
 
   const waitForRoom = async (limit: number) => {
@@ -84,7 +101,10 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, threads:
 
   const dispatch = async () => {
     if (batch.length === 0) return;
-    await waitForRoom(IN_FLIGHT_PER_WORKER);
+    while (slots.length < sizes.threads && asked >= sizes.growAfter) slots.push(spawn());
+    // A pool that may still grow queues for the workers it may have: the main
+    // thread keeps deciding what changed while its first worker starts up.
+    await waitForRoom(IN_FLIGHT_PER_WORKER * Math.ceil(sizes.threads / slots.length));
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
     slot.worker.postMessage(batch);
@@ -92,11 +112,15 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, threads:
   };
 
   return {
-    threads,
+    get threads() {
+      return slots.length;
+    },
     async render(spec) {
       if (failure) throw failure;
+      asked++;
       batch.push(spec);
-      if (batch.length >= BATCH) await dispatch();
+      // A full batch goes out; so does a partial one when a worker would otherwise sit idle.
+      if (batch.length >= BATCH || slots.some((s) => s.inFlight === 0)) await dispatch();
     },
     async finish() {
       try {

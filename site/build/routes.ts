@@ -11,8 +11,8 @@ import { relatedArticles, type SiteModel } from '../model/siteModel.ts';
 import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
-import type { Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
-import { absoluteUrl, articleJsonLd, breadcrumbJsonLd, collectionJsonLd, localeSiteUrl, personJsonLd, websiteJsonLd } from './seo.ts';
+import type { ArticleProps, Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
+import { absoluteUrl, localeSiteUrl } from './seo.ts';
 
 type Draft = PageProps & { path: string; head: Head };
 
@@ -25,7 +25,8 @@ export function* allPages(model: SiteModel): Generator<PageSpec> {
     [sitemapPage(model), errorPage(model, 'notFound'), errorPage(model, 'serverError')],
     articlePages(model),
   ];
-  for (const group of drafts) for (const draft of group) yield withSponsored(model, draft);
+  const sponsor = sponsorship(model);
+  for (const group of drafts) for (const draft of group) yield sponsor(draft);
 }
 
 /** How many pages allPages() yields, without making them: for progress. */
@@ -37,11 +38,17 @@ export function countPages(model: SiteModel): number {
   return 5 + paged + INFO_ROUTES.length + model.articles.length;
 }
 
-function withSponsored(model: SiteModel, draft: Draft): PageSpec {
+/** Adds each page's sponsored links; the four headings are translated once, not once per page. */
+function sponsorship(model: SiteModel): (draft: Draft) => PageSpec {
   const { ads, settings } = model.content;
-  const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
-  const heading = model.translator.t(`sponsored.heading.${sponsoredHeadingIndex(draft.path)}`);
-  return { ...draft, sponsored: { heading, links } } as PageSpec;
+  const headings = new Map<number, string>();
+  return (draft) => {
+    const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
+    const index = sponsoredHeadingIndex(draft.path);
+    let heading = headings.get(index);
+    if (heading === undefined) headings.set(index, (heading = model.translator.t(`sponsored.heading.${index}`)));
+    return Object.assign(draft, { sponsored: { heading, links } }) as PageSpec;
+  };
 }
 
 function home(model: SiteModel): Crumb {
@@ -73,7 +80,7 @@ function homePage(model: SiteModel): Draft {
       description,
       canonical: '/',
       ogType: 'website',
-      jsonLd: [websiteJsonLd(settings, model.locale, description)],
+      structuredData: [{ type: 'website', description, locale: model.locale }],
       alternates: [],
       feed: { title: t('feed.title', { site: settings.title }), href: urls.feed() },
     },
@@ -158,7 +165,7 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Draft> {
         description,
         canonical: path,
         ogType: 'website',
-        jsonLd: [collectionJsonLd(settings, path, heading, description), breadcrumbJsonLd(settings, listing.trail)],
+        structuredData: [{ type: 'collection', path, name: heading, description }, { type: 'breadcrumbs', trail: listing.trail }],
         alternates: [],
         feed: listing.feed,
       },
@@ -187,7 +194,7 @@ function* authorPages(model: SiteModel): Generator<Draft> {
       description: t('authors.description', { site: settings.title }),
       canonical: urls.authors(),
       ogType: 'website',
-      jsonLd: [breadcrumbJsonLd(settings, [home(model), { name: t('authors.heading'), href: urls.authors() }])],
+      structuredData: [{ type: 'breadcrumbs', trail: [home(model), { name: t('authors.heading'), href: urls.authors() }] }],
       alternates: [],
     },
     props: { authors: authors.map((a) => ({ name: a.name, title: a.name, href: urls.author(a.slug), description: a.description, count: count(a.name) })) },
@@ -205,7 +212,7 @@ function* authorPages(model: SiteModel): Generator<Draft> {
           description: author.meta_description,
           canonical: path,
           ogType: 'profile',
-          jsonLd: [personJsonLd(settings, author), breadcrumbJsonLd(settings, trail)],
+          structuredData: [{ type: 'person', person: { name: author.name, slug: author.slug, description: author.description } }, { type: 'breadcrumbs', trail }],
           alternates: [],
         },
         props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, shown), pagination, total: page === 0 ? ids.length : undefined },
@@ -229,7 +236,7 @@ function* infoPages(model: SiteModel): Generator<Draft> {
     yield {
       kind: 'info',
       path: route.path,
-      head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', jsonLd: [breadcrumbJsonLd(settings, trail)], alternates: [] },
+      head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', structuredData: [{ type: 'breadcrumbs', trail }], alternates: [] },
       props: { title: page.title, body: page.body, trail },
     };
   }
@@ -241,7 +248,7 @@ function sitemapPage(model: SiteModel): Draft {
   return {
     kind: 'sitemap',
     path: urls.sitemap(),
-    head: { title: t('sitemap.title', { site: settings.title }), description: t('sitemap.description', { site: settings.title }), canonical: urls.sitemap(), ogType: 'website', jsonLd: [], alternates: [] },
+    head: { title: t('sitemap.title', { site: settings.title }), description: t('sitemap.description', { site: settings.title }), canonical: urls.sitemap(), ogType: 'website', structuredData: [], alternates: [] },
     props: {
       sections: categories.map((category) => ({
         title: pick(category.title),
@@ -272,7 +279,7 @@ function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
   return {
     kind,
     path: kind === 'notFound' ? '/404' : '/500',
-    head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', jsonLd: [], alternates: [], noindex: true },
+    head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', structuredData: [], alternates: [], noindex: true },
     props: {},
   };
 }
@@ -280,10 +287,14 @@ function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
 function* articlePages(model: SiteModel): Generator<Draft> {
   const { t, pick } = model.translator;
   const { settings } = model.content;
+  // One byline object per author, shared by their articles' specs: the page keyer hashes it once (pageKey.ts).
+  const bylines = new Map<string, ArticleProps['author']>();
   for (const article of model.articles) {
     const path = urls.article(article.slug);
     const placement = model.index.placements.get(article.id)?.[0];
     const author = model.authorByName.get(article.author)!;
+    let byline = bylines.get(author.name);
+    if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
     const trail: Crumb[] = [home(model)];
     if (placement) {
       trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
@@ -307,20 +318,23 @@ function* articlePages(model: SiteModel): Generator<Draft> {
         published: article.date,
         modified: article.updated,
         author: author.name,
-        jsonLd: [
-          articleJsonLd(settings, {
-            path,
-            title: article.title,
-            description: article.description,
-            date: article.date,
-            updated: article.updated,
-            author,
-            locale: article.locale,
-            section: placement ? pick(placement.category.title) : undefined,
-            keywords: tags,
-            words: article.words,
-          }),
-          breadcrumbJsonLd(settings, trail),
+        structuredData: [
+          {
+            type: 'article',
+            article: {
+              path,
+              title: article.title,
+              description: article.description,
+              date: article.date,
+              updated: article.updated,
+              author: { name: author.name, slug: author.slug },
+              locale: article.locale,
+              section: placement ? pick(placement.category.title) : undefined,
+              keywords: tags,
+              words: article.words,
+            },
+          },
+          { type: 'breadcrumbs', trail },
         ],
         alternates,
       },
@@ -332,7 +346,7 @@ function* articlePages(model: SiteModel): Generator<Draft> {
         digest: article.digest,
         date: article.date,
         updated: article.updated,
-        author: { name: author.name, slug: author.slug, bio: author.description },
+        author: byline,
         trail,
         tags,
         related: relatedArticles(model, article),

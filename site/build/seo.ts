@@ -25,6 +25,34 @@ export function localeSiteUrl(settings: SiteSettings, locale: ContentLocale): st
   return url.origin;
 }
 
+/**
+ * Structured data as page specs carry it: what differs from page to page.
+ * The schema.org boilerplate around it (publisher, logo, absolute URLs) comes
+ * from the site's settings when the head is rendered, so it is not repeated
+ * in every spec that a rebuild hashes to find what changed.
+ */
+export type StructuredData =
+  | { type: 'website'; description: string; locale: ContentLocale }
+  | { type: 'article'; article: ArticleJsonLdInput }
+  | { type: 'breadcrumbs'; trail: Crumb[] }
+  | { type: 'person'; person: { name: string; slug: string; description: string } }
+  | { type: 'collection'; path: string; name: string; description: string };
+
+export function jsonLdFor(settings: SiteSettings, data: StructuredData): object {
+  switch (data.type) {
+    case 'website':
+      return websiteJsonLd(settings, data.locale, data.description);
+    case 'article':
+      return articleJsonLd(settings, data.article);
+    case 'breadcrumbs':
+      return breadcrumbJsonLd(settings, data.trail);
+    case 'person':
+      return personJsonLd(settings, data.person);
+    case 'collection':
+      return collectionJsonLd(settings, data.path, data.name, data.description);
+  }
+}
+
 export function breadcrumbJsonLd(settings: SiteSettings, trail: Crumb[]): object {
   return {
     '@context': 'https://schema.org',

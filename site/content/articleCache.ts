@@ -22,6 +22,7 @@ interface CacheFile {
 export class ArticleCache {
   private readonly entries: Map<string, Entry>;
   private readonly next = new Map<string, Entry>();
+  private changed = false;
   private readonly file: string;
   private readonly version: string;
 
@@ -51,10 +52,12 @@ export class ArticleCache {
   set(source: string, size: number, mtimeMs: number, article: Article): void {
     const { file: _shownPath, ...rest } = article;
     this.next.set(source, { size, mtimeMs, article: rest });
+    this.changed = true;
   }
 
-  /** Keeps what this run saw (deleted files drop out), written atomically. */
+  /** Keeps what this run saw (deleted files drop out), written atomically; nothing to write when nothing changed. */
   save(): void {
+    if (!this.changed && this.next.size === this.entries.size) return;
     const data: CacheFile = { version: this.version, entries: Object.fromEntries(this.next) };
     mkdirSync(path.dirname(this.file), { recursive: true });
     const temporary = `${this.file}.${process.pid}.tmp`;

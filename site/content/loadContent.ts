@@ -109,34 +109,38 @@ async function listFiles(folder: string, extension: string): Promise<string[]> {
 
 async function loadArticles(folder: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
   const names = await listFiles(folder, '.md');
-  const limit = pLimit(64);
+  const shownFolder = displayPath(folder);
   const articles: Article[] = [];
+  const unread: { full: string; shown: string; size: number; mtimeMs: number }[] = [];
+  // Remembered articles first, synchronously: on a nightly rebuild that is nearly all of them,
+  // and a stat each is all they cost.
+  for (const name of names) {
+    const full = path.join(folder, name);
+    const shown = path.join(shownFolder, name);
+    const info = statSync(full);
+    const cached = cache?.get(full, info.size, info.mtimeMs);
+    if (cached) articles.push({ ...cached, file: shown });
+    else if (info.size > MAX_ARTICLE_BYTES) {
+      // Refused before reading: a 50 MB file is not an article, and reading it would only cost memory.
+      problems.push({ file: shown, severity: 'error', message: `file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, hint: 'split it or remove what is not article text' });
+    } else unread.push({ full, shown, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  const limit = pLimit(64);
   await Promise.all(
-    names.map((name) =>
+    unread.map(({ full, shown, size, mtimeMs }) =>
       limit(async () => {
-        const full = path.join(folder, name);
-        const info = statSync(full);
-        const cached = cache?.get(full, info.size, info.mtimeMs);
-        if (cached) {
-          articles.push({ ...cached, file: displayPath(full) });
-          return;
-        }
-        // Refused before reading: a 50 MB file is not an article, and reading it would only cost memory.
-        if (info.size > MAX_ARTICLE_BYTES) {
-          problems.push({ file: displayPath(full), severity: 'error', message: `file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, hint: 'split it or remove what is not article text' });
-          return;
-        }
-        const parsed = parseArticle(await readFile(full, 'utf8'), displayPath(full), locale, full);
+        const parsed = parseArticle(await readFile(full, 'utf8'), shown, locale, full);
         problems.push(...parsed.problems);
         if (parsed.article) {
           articles.push(parsed.article);
-          if (parsed.problems.length === 0) cache?.set(full, info.size, info.mtimeMs, parsed.article);
+          if (parsed.problems.length === 0) cache?.set(full, size, mtimeMs, parsed.article);
         }
       }),
     ),
   );
   // Newest first is the order of every listing; ties broken by slug so builds are reproducible.
-  return articles.sort((a, b) => b.date.localeCompare(a.date) || a.slug.localeCompare(b.slug));
+  // Plain comparisons: ISO dates and slugs sort by code unit, and localeCompare cost 100 ms at 10,000 articles.
+  return articles.sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
 async function loadInfoPages(folder: string, problems: Problem[]): Promise<InfoPage[]> {

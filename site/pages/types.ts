@@ -4,6 +4,7 @@
  * and checked for serialisability before anything is written.
  */
 import type { Crumb } from '../components/Breadcrumbs.tsx';
+import type { StructuredData } from '../build/seo.ts';
 import type { PageInfo } from '../components/Pagination.tsx';
 import type { TocEntry } from '../render/markdown.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
@@ -22,7 +23,8 @@ export interface Head {
   /** Canonical path; absent for the 404 and 500 pages. */
   canonical?: string;
   ogType: 'website' | 'article' | 'profile';
-  jsonLd: object[];
+  /** JSON-LD, as the data that varies; rendered with the site's settings (build/seo.ts). */
+  structuredData: StructuredData[];
   alternates: Alternate[];
   noindex?: boolean;
   feed?: { title: string; href: string };
