@@ -31,7 +31,7 @@ import { createPageKeyer } from './pageKey.ts';
 import { pageOutputPaths, type RenderSetup } from './pageRenderer.ts';
 import { createRenderPool, defaultThreads, type RenderPool } from './renderPool.ts';
 import { renderShell } from './renderPage.tsx';
-import { allPages, countPages } from './routes.ts';
+import { countPages, pageEntries } from './routes.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from './searchIndex.ts';
 import { absoluteUrl } from './seo.ts';
 import { assertSerializable } from './serializable.ts';
@@ -209,25 +209,34 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
   };
   const keyOf = createPageKeyer();
   try {
-    for (const spec of allPages(model)) {
-      const key = keyOf(spec);
-      manifest.pages[spec.path] = key;
-      if (reuse?.pages[spec.path] !== key) {
-        // An unchanged key means the same JSON as a spec already checked when it was rendered.
-        assertSerializable(spec.props, spec.path);
-        await render(spec);
-        written.push(...pageOutputPaths(spec));
-        rendered++;
+    for (const entry of pageEntries(model)) {
+      if (entry.inputs !== undefined) manifest.inputs[entry.path] = entry.inputs;
+      const previousKey = reuse?.pages[entry.path];
+      if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs[entry.path] === entry.inputs) {
+        // Made from the same inputs as last time: the same spec, key and files.
+        manifest.pages[entry.path] = previousKey;
+        sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
+      } else {
+        const spec = entry.spec();
+        const key = keyOf(spec);
+        manifest.pages[spec.path] = key;
+        if (previousKey !== key) {
+          // An unchanged key means the same JSON as a spec already checked when it was rendered.
+          assertSerializable(spec.props, spec.path);
+          await render(spec);
+          written.push(...pageOutputPaths(spec));
+          rendered++;
+        }
+        if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
       }
-      if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
     pool ??= createRenderPool(setup, staging, { threads: 1 });
     for (const waiting of held.splice(0)) await pool.render(waiting);
-    mark('page keys');
+    mark('find changed pages');
     await pool.finish();
-    mark('render tail');
+    mark('finish rendering');
   } catch (error) {
     await pool?.finish().catch(() => undefined);
     throw error;

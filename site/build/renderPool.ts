@@ -102,9 +102,10 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
   const dispatch = async () => {
     if (batch.length === 0) return;
     while (slots.length < sizes.threads && asked >= sizes.growAfter) slots.push(spawn());
-    // A pool that may still grow queues for the workers it may have: the main
-    // thread keeps deciding what changed while its first worker starts up.
-    await waitForRoom(IN_FLIGHT_PER_WORKER * Math.ceil(sizes.threads / slots.length));
+    // Until a pool has grown, what it is asked for (at most growAfter pages)
+    // queues without waiting: the main thread keeps deciding what changed
+    // while its first worker starts up.
+    if (slots.length === sizes.threads || asked > sizes.growAfter) await waitForRoom(IN_FLIGHT_PER_WORKER);
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
     slot.worker.postMessage(batch);

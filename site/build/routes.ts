@@ -3,30 +3,49 @@
  * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize,
  * with archive pages numbered from the oldest (model/pagination.ts).
  */
-import { contentLangTag } from '../core/i18n.ts';
 import type { CategoryNode } from '../core/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
-import { relatedArticles, type SiteModel } from '../model/siteModel.ts';
+import type { SiteModel } from '../model/siteModel.ts';
 import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
-import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
-import type { ArticleProps, Head, LinkItem, PageProps, PageSpec } from '../pages/types.ts';
-import { absoluteUrl, localeSiteUrl } from './seo.ts';
+import type { LinkItem, PageSpec } from '../pages/types.ts';
+import { articleEntries } from './articlePages.ts';
+import { home, sponsorship, type Draft } from './routeParts.ts';
 
-type Draft = PageProps & { path: string; head: Head };
 
-export function* allPages(model: SiteModel): Generator<PageSpec> {
+/**
+ * A page before it is made. Article pages also say what they are made from
+ * (articlePages.ts), so a rebuild can skip making the ones nothing touched.
+ */
+export interface PageEntry {
+  path: string;
+  /** Digest of everything the page is made from; set for article pages, which are always in the sitemap. */
+  inputs?: string;
+  lastmod?: string;
+  spec(): PageSpec;
+}
+
+export function* pageEntries(model: SiteModel): Generator<PageEntry> {
   const drafts: Iterable<Draft>[] = [
     [homePage(model)],
     listingPages(model),
     authorPages(model),
     infoPages(model),
     [sitemapPage(model), errorPage(model, 'notFound'), errorPage(model, 'serverError')],
-    articlePages(model),
   ];
   const sponsor = sponsorship(model);
-  for (const group of drafts) for (const draft of group) yield sponsor(draft);
+  for (const group of drafts) {
+    for (const draft of group) {
+      const spec = sponsor(draft);
+      yield { path: spec.path, spec: () => spec };
+    }
+  }
+  yield* articleEntries(model, sponsor);
+}
+
+export function* allPages(model: SiteModel): Generator<PageSpec> {
+  for (const entry of pageEntries(model)) yield entry.spec();
 }
 
 /** How many pages allPages() yields, without making them: for progress. */
@@ -36,23 +55,6 @@ export function countPages(model: SiteModel): number {
   const paged = [...listings, ...authors].reduce((sum, ids) => sum + pageCount(model, ids.length), 0);
   // home, authors, sitemap, 404, 500, the info pages, and one page per article
   return 5 + paged + INFO_ROUTES.length + model.articles.length;
-}
-
-/** Adds each page's sponsored links; the four headings are translated once, not once per page. */
-function sponsorship(model: SiteModel): (draft: Draft) => PageSpec {
-  const { ads, settings } = model.content;
-  const headings = new Map<number, string>();
-  return (draft) => {
-    const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
-    const index = sponsoredHeadingIndex(draft.path);
-    let heading = headings.get(index);
-    if (heading === undefined) headings.set(index, (heading = model.translator.t(`sponsored.heading.${index}`)));
-    return Object.assign(draft, { sponsored: { heading, links } }) as PageSpec;
-  };
-}
-
-function home(model: SiteModel): Crumb {
-  return { name: model.translator.t('breadcrumbs.home'), href: urls.home() };
 }
 
 function summariesOf(model: SiteModel, ids: string[]) {
@@ -282,77 +284,4 @@ function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
     head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', structuredData: [], alternates: [], noindex: true },
     props: {},
   };
-}
-
-function* articlePages(model: SiteModel): Generator<Draft> {
-  const { t, pick } = model.translator;
-  const { settings } = model.content;
-  // One byline object per author, shared by their articles' specs: the page keyer hashes it once (pageKey.ts).
-  const bylines = new Map<string, ArticleProps['author']>();
-  for (const article of model.articles) {
-    const path = urls.article(article.slug);
-    const placement = model.index.placements.get(article.id)?.[0];
-    const author = model.authorByName.get(article.author)!;
-    let byline = bylines.get(author.name);
-    if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
-    const trail: Crumb[] = [home(model)];
-    if (placement) {
-      trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
-      trail.push({ name: pick(placement.subcategory.title), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
-    }
-    trail.push({ name: article.title, href: path });
-    const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
-    const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
-    const others = siblings.filter((s) => s.locale !== model.locale);
-    const alternates = others.length
-      ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
-      : [];
-    yield {
-      kind: 'article',
-      path,
-      head: {
-        title: `${article.title} | ${settings.title}`,
-        description: article.description,
-        canonical: path,
-        ogType: 'article',
-        published: article.date,
-        modified: article.updated,
-        author: author.name,
-        structuredData: [
-          {
-            type: 'article',
-            article: {
-              path,
-              title: article.title,
-              description: article.description,
-              date: article.date,
-              updated: article.updated,
-              author: { name: author.name, slug: author.slug },
-              locale: article.locale,
-              section: placement ? pick(placement.category.title) : undefined,
-              keywords: tags,
-              words: article.words,
-            },
-          },
-          { type: 'breadcrumbs', trail },
-        ],
-        alternates,
-      },
-      props: {
-        slug: article.slug,
-        title: article.title,
-        description: article.description,
-        source: article.source,
-        digest: article.digest,
-        date: article.date,
-        updated: article.updated,
-        author: byline,
-        trail,
-        tags,
-        related: relatedArticles(model, article),
-        translations: others.map((s) => ({ ...s, href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}`, label: t(`language.${s.locale}`) })),
-        pageUrl: absoluteUrl(settings, path),
-      },
-    };
-  }
 }

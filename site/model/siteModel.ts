@@ -95,6 +95,11 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
  * articles arrive, so a nightly rebuild does not re-render the whole archive.
  */
 export function relatedArticles(model: SiteModel, article: Article, count = 4): ArticleSummary[] {
+  return relatedIds(model, article, count).map((id) => model.summaries.get(id)!);
+}
+
+/** The ids of relatedArticles(), for what depends on which articles they are. */
+export function relatedIds(model: SiteModel, article: Article, count = 4): string[] {
   const picked: string[] = [];
   const consider = (key: string, ids: string[] | undefined) => {
     if (!ids) return;
@@ -112,7 +117,7 @@ export function relatedArticles(model: SiteModel, article: Article, count = 4): 
     consider(key, model.index.bySubcategory.get(key));
   }
   for (const p of placements) consider(p.category.key, model.index.byCategory.get(p.category.key));
-  return picked.map((id) => model.summaries.get(id)!);
+  return picked;
 }
 
 const positions = new WeakMap<SiteModel, Map<string, Map<string, number>>>();

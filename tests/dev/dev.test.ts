@@ -60,7 +60,7 @@ describe('felt dev', () => {
     expect(await overlay.text()).toMatch(/table-talk\.md field &quot;author&quot;: author &quot;Nobody Known&quot; is not in authors\.json/);
     const fixed = dev.rebuilt();
     await writeFile(article(), good);
-    expect(await fixed).toMatchObject({ pages: 26 });
+    expect(await fixed).toMatchObject({ pages: 30 });
     expect((await fetch(`${dev.url}/articles/table-talk`)).status).toBe(200);
   });
 

@@ -3,7 +3,7 @@
  * byte for byte what a cold build of the same content writes.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +78,44 @@ describe('incremental builds', () => {
     for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
     expect(Object.keys(incremental)).toContain('articles/reading-line-movement/index.html');
     expect(Object.keys(incremental).some((f) => f.includes('crypto-books'))).toBe(false);
+  });
+
+  it('rebuilds what a cold build would write after each kind of change an article page depends on', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const edit = async (file: string, change: (text: string) => string) => {
+      const full = path.join(content, file);
+      const before = await readFile(full, 'utf8');
+      const after = change(before);
+      expect(after, `${file} changed`).not.toBe(before);
+      await writeFile(full, after);
+    };
+    const steps: [string, () => Promise<void>, string, string][] = [
+      ['an author bio', () => edit('authors.json', (t) => t.replace('Colette grew up in Lyon', 'Colette grew up in Marseille')), 'articles/crypto-books/index.html', 'Marseille'],
+      ['an ad on an article page', () => edit('ads.json', (t) => t.replace('B partner', 'C partner')), 'articles/first-steps/index.html', 'C partner'],
+      [
+        'a translation in another locale',
+        async () => {
+          await edit('articles/ru_RU/pervye-shagi.md', (t) => t.replace('slug: pervye-shagi', 'slug: pervye-shagi-v-stavkah'));
+          await rename(path.join(content, 'articles/ru_RU/pervye-shagi.md'), path.join(content, 'articles/ru_RU/pervye-shagi-v-stavkah.md'));
+        },
+        'articles/first-steps/index.html',
+        'https://ru.fixture.example/articles/pervye-shagi-v-stavkah',
+      ],
+      ['a related article\'s title', () => edit('articles/en_US/advanced-hedging.md', (t) => t.replace(/^title: .*$/m, 'title: Hedging, Revisited')), 'articles/first-steps/index.html', 'Hedging, Revisited'],
+    ];
+    for (const [what, change, page, expected] of steps) {
+      await change();
+      const result = await buildSite({ contentDir: content, outDir: out, now: NOW });
+      expect(result.rendered, what).toBeLessThan(result.pages);
+      expect(await readFile(path.join(out, page), 'utf8'), what).toContain(expected);
+      const fresh = path.join(await tempDir(), 'dist');
+      await buildSite({ contentDir: content, outDir: fresh, now: NOW, incremental: false });
+      const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
+      expect(Object.keys(incremental).sort(), what).toEqual(Object.keys(reference).sort());
+      for (const name of Object.keys(reference)) expect(incremental[name], `${what}: ${name}`).toBe(reference[name]);
+    }
   });
 
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {

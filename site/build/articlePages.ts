@@ -1,0 +1,136 @@
+/**
+ * Article pages, the bulk of a site: one per article. Each comes as an entry
+ * that knows the digest of what its page is made from before the page is
+ * made. A rebuild compares that digest with the previous build's and skips
+ * making, keying and rendering the specs of articles nothing touched, which
+ * at 10,000 articles is most of the work of finding what changed.
+ *
+ * articleDraft() must read only what articleInputs() covers: the article's
+ * file, the files of its related articles and translations, and the
+ * build-wide inputs (authors and ads here; settings, categories and UI
+ * strings through the template key in build.ts). tests/site/incremental.test.ts
+ * checks rebuilds against cold builds after each kind of change.
+ */
+import { contentLangTag } from '../core/i18n.ts';
+import type { Article } from '../core/types.ts';
+import type { Crumb } from '../components/Breadcrumbs.tsx';
+import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.ts';
+import { urls } from '../model/urls.ts';
+import type { ArticleProps, PageSpec } from '../pages/types.ts';
+import { digest } from './buildCache.ts';
+import { home, type Draft } from './routeParts.ts';
+import { absoluteUrl, localeSiteUrl } from './seo.ts';
+
+export interface ArticleEntry {
+  path: string;
+  /** Digest of everything the page is made from. */
+  inputs: string;
+  /** For sitemap.xml, without making the page. */
+  lastmod: string;
+  spec(): PageSpec;
+}
+
+export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => PageSpec): Generator<ArticleEntry> {
+  const inputsOf = articleInputs(model);
+  // One byline object per author, shared by their articles' specs: the page keyer hashes it once (pageKey.ts).
+  const bylines = new Map<string, ArticleProps['author']>();
+  for (const article of model.articles) {
+    yield {
+      path: urls.article(article.slug),
+      inputs: inputsOf(article),
+      lastmod: article.updated ?? article.date,
+      spec: () => sponsor(articleDraft(model, article, bylines)),
+    };
+  }
+}
+
+/**
+ * The digest of an article page's inputs: the build-wide content it reads
+ * besides articles (authors for bylines and slugs, ads), the article's file,
+ * its related articles' files and its translations.
+ */
+function articleInputs(model: SiteModel): (article: Article) => string {
+  const { authors, ads } = model.content;
+  const shared = digest(JSON.stringify([authors, ads, model.locale]));
+  return (article) => {
+    let text = shared + fileOf(article);
+    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!);
+    if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
+    return digest(text);
+  };
+}
+
+/** An article as its file: where it is and a digest of all it holds. */
+function fileOf(article: Article): string {
+  return `\n${article.source}\n${article.digest}`;
+}
+
+/** An article's page as a draft: reads the article, its placement, author, translations and related articles, and nothing else. */
+function articleDraft(model: SiteModel, article: Article, bylines: Map<string, ArticleProps['author']>): Draft {
+  const { t, pick } = model.translator;
+  const { settings } = model.content;
+  const path = urls.article(article.slug);
+  const placement = model.index.placements.get(article.id)?.[0];
+  const author = model.authorByName.get(article.author)!;
+  let byline = bylines.get(author.name);
+  if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
+  const trail: Crumb[] = [home(model)];
+  if (placement) {
+    trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
+    trail.push({ name: pick(placement.subcategory.title), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
+  }
+  trail.push({ name: article.title, href: path });
+  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
+  const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
+  const others = siblings.filter((s) => s.locale !== model.locale);
+  const alternates = others.length
+    ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
+    : [];
+  return {
+    kind: 'article',
+    path,
+    head: {
+      title: `${article.title} | ${settings.title}`,
+      description: article.description,
+      canonical: path,
+      ogType: 'article',
+      published: article.date,
+      modified: article.updated,
+      author: author.name,
+      structuredData: [
+        {
+          type: 'article',
+          article: {
+            path,
+            title: article.title,
+            description: article.description,
+            date: article.date,
+            updated: article.updated,
+            author: { name: author.name, slug: author.slug },
+            locale: article.locale,
+            section: placement ? pick(placement.category.title) : undefined,
+            keywords: tags,
+            words: article.words,
+          },
+        },
+        { type: 'breadcrumbs', trail },
+      ],
+      alternates,
+    },
+    props: {
+      slug: article.slug,
+      title: article.title,
+      description: article.description,
+      source: article.source,
+      digest: article.digest,
+      date: article.date,
+      updated: article.updated,
+      author: byline,
+      trail,
+      tags,
+      related: relatedArticles(model, article),
+      translations: others.map((s) => ({ ...s, href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}`, label: t(`language.${s.locale}`) })),
+      pageUrl: absoluteUrl(settings, path),
+    },
+  };
+}
