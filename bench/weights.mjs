@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const gz = (data) => gzipSync(data, { level: 9 }).length;
 
-/** HTML, stylesheet, the static query file and the module graph of the entry script (static imports only). */
+/** HTML, stylesheet, the static query file, the module graph of the entry script (static imports only) and the prefetched islands. */
 export async function articlePageWeight(outDir) {
   const articles = await readdir(path.join(outDir, 'articles'));
   const html = await readFile(path.join(outDir, 'articles', articles[0], 'index.html'), 'utf8');
@@ -30,6 +30,10 @@ export async function articlePageWeight(outDir) {
     for (const m of code.matchAll(/(?:^|[;\s}])(?:import|from)\s*"(\.{1,2}\/[^"]+\.js)"/g)) await visit(path.posix.join(path.posix.dirname(url), m[1]));
   };
   await visit(/<script type="module" src="([^"]+)"/.exec(html)[1]);
+  // The islands' code (React included) runs on the first interaction, but the runtime
+  // prefetches it once the page has loaded: it counts as loaded before any interaction.
+  const islands = /data-islands="([^"]+)"/.exec(html)?.[1].split(' ') ?? [];
+  for (const url of islands) await visit(url);
   return total;
 }
 

@@ -5,6 +5,8 @@
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
@@ -31,6 +33,11 @@ export async function startLighthouse(): Promise<LighthouseRunner> {
       if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${lhr.runtimeError.message}`);
+      // FELT_AUDIT_REPORTS=<folder> keeps each full report, to see what a score is made of.
+      if (process.env.FELT_AUDIT_REPORTS) {
+        mkdirSync(process.env.FELT_AUDIT_REPORTS, { recursive: true });
+        writeFileSync(path.join(process.env.FELT_AUDIT_REPORTS, `${new URL(url).pathname.replace(/\W+/g, '_') || 'home'}.json`), JSON.stringify(lhr));
+      }
       const scores = {} as Record<Category, number>;
       const losses: string[] = [];
       for (const category of CATEGORIES) {

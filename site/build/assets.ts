@@ -15,6 +15,8 @@ export interface BuiltAssets {
   css: string;
   /** Chunks the entry imports statically: preloaded with it instead of after it. */
   preload: string[];
+  /** The islands' code (React, the header, the article's buttons): prefetched once a page has loaded, run on first interaction. */
+  islands: string[];
   /** Every file to write, relative to the output folder. */
   files: { path: string; contents: Uint8Array }[];
 }
@@ -95,10 +97,20 @@ async function bundleAssets(outDir: string): Promise<BuiltAssets> {
       return hit;
     };
     const [entryFile, entry] = find('main.tsx', '.js');
+    // A lazily imported module and the chunks it imports statically, in load order.
+    const closure = (file: string, seen = new Set<string>()): string[] => {
+      if (seen.has(file)) return [];
+      seen.add(file);
+      const meta = result.metafile.outputs[file];
+      return [file, ...(meta?.imports ?? []).filter((i) => i.kind === 'import-statement' && !i.external).flatMap((i) => closure(i.path, seen))];
+    };
+    const islands = new Set([...closure(find('client/islands/header.tsx', '.js')[0]), ...closure(find('client/pages/article.tsx', '.js')[0])]);
+    const preload = entry.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path);
     return {
       js: url(entryFile),
       css: url(find('main.css', '.css')[0]),
-      preload: entry.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => url(i.path)),
+      preload: preload.map(url),
+      islands: [...islands].filter((file) => !preload.includes(file)).map(url),
       files: result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: file.contents })),
     };
   } catch (error) {

@@ -118,7 +118,7 @@ async function writeSite(model: SiteModel, outDir: string, staging: string, opti
     settings,
     categories: model.content.categories,
     shell,
-    assets: { js: assets.js, css: assets.css, preload: assets.preload, staticQuery, build: compilationHash },
+    assets: { js: assets.js, css: assets.css, preload: assets.preload, islands: assets.islands, staticQuery, build: compilationHash },
     sqHash,
     compilationHash,
     ogLocale: model.locale,

@@ -14,6 +14,8 @@ export interface DocumentAssets {
   js: string;
   /** Chunks the entry imports statically. */
   preload?: string[];
+  /** The islands' chunks, for the runtime to prefetch once the page has loaded. */
+  islands?: string[];
   staticQuery: string;
   /** The build's hash; the client runtime compares it with /page-data/app-data.json. */
   build?: string;
@@ -94,7 +96,7 @@ ${input.headHtml ?? headTags(input.head, settings, input.ogLocale)}
 </head>
 <body>
 <a class="skip-link" href="#main">${escapeHtml(input.skipLabel)}</a>
-<header id="site-header" class="site-header" data-sq="${assets.staticQuery}">${input.shell.header}</header>
+<header id="site-header" class="site-header" data-sq="${assets.staticQuery}"${assets.islands?.length ? ` data-islands="${escapeHtml(assets.islands.join(' '))}"` : ''}>${input.shell.header}</header>
 ${input.shell.newUrl}
 <main id="main" class="main" tabindex="-1" data-kind="${input.kind}">${input.main}</main>
 <footer class="site-footer">${input.shell.footer}</footer>

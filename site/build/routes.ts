@@ -275,13 +275,18 @@ function sitemapPage(model: SiteModel): Draft {
   };
 }
 
+/**
+ * The 404 and 500 pages. Their status codes keep them out of search indexes,
+ * as they do every missing page (felt serve and felt deploy send them), so
+ * they carry no robots meta; they have no canonical URL and are not in the sitemap.
+ */
 function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
   const { t } = model.translator;
   const site = model.content.settings.title;
   return {
     kind,
     path: kind === 'notFound' ? '/404' : '/500',
-    head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', structuredData: [], alternates: [], noindex: true },
+    head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', structuredData: [], alternates: [] },
     props: {},
   };
 }

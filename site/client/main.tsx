@@ -1,12 +1,11 @@
 /**
  * The browser runtime's entry. The page arrives complete from the server;
- * this hydrates the interactive islands with the shared data of
- * /page-data/sq/d/{hash}.json, then takes over internal links (client-side
- * navigation and prefetch) and registers the service worker. The search
- * chunk loads only when the search box is first used.
+ * this takes over internal links (client-side navigation and prefetch) and
+ * registers the service worker. The interactive islands (header menu and
+ * search, copy-link buttons) hydrate with the shared data of
+ * /page-data/sq/d/{hash}.json on the reader's first interaction
+ * (runtime/wake.ts); the search chunk loads when the search box is first used.
  */
-import { hydrateRoot } from 'react-dom/client';
-import { Header } from '../islands/Header.tsx';
 import type { HeaderRuntime } from '../islands/types.ts';
 import { deployedBuild, shouldReloadFor } from './navigation/buildHash.ts';
 import { PageLoader } from './navigation/pageData.ts';
@@ -15,6 +14,7 @@ import { Router } from './navigation/router.ts';
 import { chunkNameOf, loadChunk } from './runtime/chunks.ts';
 import { registerServiceWorker } from './runtime/serviceWorker.ts';
 import { loadStaticQuery } from './runtime/staticQuery.ts';
+import { firstInteraction, holdClicks, prefetchWhenIdle } from './runtime/wake.ts';
 
 const runtime: HeaderRuntime = {
   loadSearch: () => import('./search/index.ts').then((module) => module.searchModule),
@@ -25,19 +25,34 @@ async function start(): Promise<void> {
   const main = document.getElementById('main');
   if (!header?.dataset.sq || !main) return;
   const data = await loadStaticQuery(header.dataset.sq);
-  hydrateRoot(header, <Header {...data.header} runtime={runtime} />);
-  const chunk = await loadChunk(chunkNameOf(main.dataset.kind ?? '')).catch((error: unknown) => {
-    console.error(error);
-    return undefined;
-  });
-  const undoIslands = chunk?.hydrate(main, data);
-
   const loader = new PageLoader();
   const prefetcher = prefetchAllowed() ? new Prefetcher(loader) : undefined;
-  new Router({ data, loader, undoIslands, onRendered: (root) => prefetcher?.watch(root) }).start();
+  const router = new Router({ data, loader, onRendered: (root) => prefetcher?.watch(root) });
+  router.start();
   prefetcher?.watch(document);
   registerServiceWorker();
+  prefetchWhenIdle((header.dataset.islands ?? '').split(' ').filter(Boolean));
   document.documentElement.dataset.feltReady = 'true';
+
+  void firstInteraction().then(async () => {
+    const release = holdClicks(() => [header, ...main.querySelectorAll('[data-island]')]);
+    try {
+      const first = router.renders;
+      const [{ hydrateHeader }, chunk] = await Promise.all([
+        import('./islands/header.tsx'),
+        loadChunk(chunkNameOf(main.dataset.kind ?? '')).catch((error: unknown) => {
+          console.error(error);
+          return undefined;
+        }),
+      ]);
+      hydrateHeader(header, data.header, runtime);
+      // A page the router rendered meanwhile hydrated its own islands.
+      if (router.renders === first && chunk) router.adoptIslands(chunk.hydrate(main, data));
+      document.documentElement.dataset.feltHydrated = 'true';
+    } finally {
+      release();
+    }
+  });
   // A page from an older build (a cache, an open tab): load it again, once.
   if (shouldReloadFor(await deployedBuild())) location.reload();
 }

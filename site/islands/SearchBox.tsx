@@ -54,6 +54,20 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
     );
   };
 
+  // Islands hydrate on the first interaction, which may have been focusing or typing into the
+  // plain field: the search code loads as onFocus would have, and what was typed is the query.
+  useEffect(() => {
+    const input = inputRef.current;
+    if (!input || (document.activeElement !== input && input.value === '')) return;
+    ensureLoaded();
+    if (input.value !== '') {
+      setQuery(input.value);
+      setOpen(true);
+    }
+    // Once, after hydration.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   useEffect(() => {
     if (!loaded || !isSearchable(query)) return;
     let current = true;

@@ -61,13 +61,28 @@ export function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** Opens a page at a width and waits until the header is hydrated (the runtime marks it). */
-export async function open(site: Site, pagePath: string, width = 1280): Promise<Page> {
+/**
+ * Opens a page at a width and waits until its islands are hydrated. They
+ * hydrate on the reader's first interaction (site/client/runtime/wake.ts):
+ * the pointer moves over the page first, as a desktop reader's does.
+ * { wake: false } leaves that to the test.
+ */
+export async function open(site: Site, pagePath: string, width = 1280, { wake = true } = {}): Promise<Page> {
   const page = await site.browser.context.newPage();
   await page.setViewportSize({ width, height: 800 });
   await page.goto(site.url + pagePath);
   await waitForRuntime(page);
+  if (wake) await wakeIslands(page);
   return page;
+}
+
+export async function wakeIslands(page: Page): Promise<void> {
+  await page.mouse.move(width(page) - 2, 400);
+  await page.waitForFunction(() => document.documentElement.dataset.feltHydrated === 'true');
+}
+
+function width(page: Page): number {
+  return page.viewportSize()?.width ?? 1280;
 }
 
 export async function waitForRuntime(page: Page): Promise<void> {

@@ -196,6 +196,55 @@ describe('search', () => {
   });
 });
 
+// Before the copy-link tests: page.clock.install() there fakes the timers of the whole browser context.
+describe('islands before their first interaction', () => {
+  it('load no React until the reader interacts, and report no console problems once hydrated', async () => {
+    const page = await site.browser.context.newPage();
+    const problems = watchConsole(page);
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+    await page.goto(site.url + ARTICLE);
+    await page.waitForFunction(() => document.documentElement.dataset.feltReady === 'true');
+    await page.waitForTimeout(300);
+    // Only the runtime ran; the islands' code may be prefetched, but nothing has hydrated.
+    expect(await page.evaluate(() => document.documentElement.dataset.feltHydrated)).toBeUndefined();
+    expect(scripts.some((s) => s.includes('/chunks/header-'))).toBe(false);
+    await page.mouse.move(600, 400);
+    await page.waitForFunction(() => document.documentElement.dataset.feltHydrated === 'true');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it.each([375, 1280])('open the menu on the first tap at %i px, before anything hydrated it', async (width) => {
+    const page = await open(site, '/', width, { wake: false });
+    const button = page.locator('.menu-button');
+    await button.click();
+    await page.waitForFunction(() => document.querySelector('.menu-button')?.getAttribute('aria-expanded') === 'true');
+    expect(await page.locator('.menu-panel').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('open the menu on its first link from the keyboard, before anything hydrated it', async () => {
+    const page = await open(site, '/', 1280, { wake: false });
+    await page.keyboard.press('Tab'); // the skip link
+    await page.keyboard.press('Tab'); // the logo
+    await page.keyboard.press('Tab'); // the menu button
+    expect(await focusedClass(page)).toBe('menu-button');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.menu-button')?.getAttribute('aria-expanded') === 'true');
+    await page.waitForFunction(() => document.activeElement === document.querySelector('.menu-panel a'));
+    await page.close();
+  });
+
+  it('search what was typed before anything hydrated the box', async () => {
+    const page = await open(site, '/', 1280, { wake: false });
+    await page.locator('.search-input').pressSequentially('bankroll', { delay: 0 });
+    await page.waitForSelector('.search-results a[href^="/articles/"]');
+    expect(await page.locator('.search-input').inputValue()).toBe('bankroll');
+    await page.close();
+  });
+});
+
 describe('copy link', () => {
   it('shows "Copied" for 3 seconds', async () => {
     await site.browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });

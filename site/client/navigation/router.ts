@@ -17,8 +17,6 @@ import { ScrollMemory } from './scroll.ts';
 export interface RouterOptions {
   data: StaticQueryData;
   loader: PageLoader;
-  /** Undoes the islands of the page on screen (set by the first hydration). */
-  undoIslands?: () => void;
   /** Called after every page the router renders (prefetch watches its links). */
   onRendered?: (main: HTMLElement) => void;
 }
@@ -28,12 +26,18 @@ export class Router {
   private readonly notices: Notices;
   private current: string;
   private navigation = 0;
-  private undoIslands: () => void;
+  private undoIslands: () => void = () => undefined;
+  /** Pages rendered so far; 0 while the first page, the one the server sent, is on screen. */
+  renders = 0;
 
   constructor(private readonly options: RouterOptions) {
     this.notices = new Notices(options.data.nav.slow);
     this.current = pagePath(new URL(location.href));
-    this.undoIslands = options.undoIslands ?? (() => undefined);
+  }
+
+  /** Takes over the islands of the page on screen, hydrated after the router started. */
+  adoptIslands(undo: () => void): void {
+    this.undoIslands = undo;
   }
 
   start(): void {
@@ -90,6 +94,7 @@ export class Router {
     main.innerHTML = context.html;
     main.dataset.kind = context.kind;
     this.undoIslands = hydrate ? hydrate(main) : () => undefined;
+    this.renders++;
   }
 
   private afterRender(url: URL): void {

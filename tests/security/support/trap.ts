@@ -55,7 +55,8 @@ export function auditDom(page: Page): Promise<string[]> {
     const FORBIDDEN = new Set(['iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'portal', 'svg', 'math', 'template', 'style', 'xmp', 'plaintext', 'noscript', 'video', 'audio', 'source', 'marquee', 'details', 'textarea', 'select', 'option', 'isindex', 'keygen', 'picture', 'foreignobject', 'animate', 'set', 'mglyph', 'maction']);
     const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'poster', 'background', 'ping', 'lowsrc', 'dynsrc', 'codebase', 'cite', 'longdesc', 'manifest', 'icon'];
     const SAFE_LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
-    const LINK_RELS = new Set(['stylesheet', 'icon', 'apple-touch-icon', 'canonical', 'alternate', 'preload', 'modulepreload']);
+    // prefetch: the runtime warms the cache with the islands' own chunks once a page has loaded (site/client/runtime/wake.ts).
+    const LINK_RELS = new Set(['stylesheet', 'icon', 'apple-touch-icon', 'canonical', 'alternate', 'preload', 'modulepreload', 'prefetch']);
     const describe = (el: Element) => el.outerHTML.slice(0, 160);
     for (const el of Array.from(document.querySelectorAll('*'))) {
       const tag = el.tagName.toLowerCase();
