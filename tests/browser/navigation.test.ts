@@ -6,7 +6,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePage, open, startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
+import { closePage, open, startSite, until, waitForRuntime, wakeIslands, watchConsole, type Site } from './helpers.ts';
 
 let site: Site;
 
@@ -294,6 +294,7 @@ describe('hydration', () => {
     const problems = watchConsole(page);
     await page.goto(site.url + href);
     await waitForRuntime(page);
+    await wakeIslands(page);
     expect(problems).toEqual([]);
     await closePage(page);
   });
