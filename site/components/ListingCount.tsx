@@ -25,7 +25,7 @@ export function ListingCount({ countKey, total, articles, page }: ListingCountPr
       {newest && oldest && (
         <>
           {' · '}
-          {t('pagination.range', { from: formatDate(oldest.date), to: formatDate(newest.date) })}
+          {oldest.date === newest.date ? formatDate(newest.date) : t('pagination.range', { from: formatDate(oldest.date), to: formatDate(newest.date) })}
         </>
       )}
     </p>

@@ -55,3 +55,25 @@ describe('stable pagination', () => {
     expect(neighbours(pageInfo('/c', 1, 9))).toEqual({ newer: 2, older: undefined });
   });
 });
+
+describe('the line under an archive page heading', () => {
+  it('names the page and the dates it spans, in the interface language', async () => {
+    const { renderToStaticMarkup } = await import('react-dom/server');
+    const { createElement } = await import('react');
+    const { loadMessages } = await import('../../site/core/loadMessages.ts');
+    const { createTranslator } = await import('../../site/core/i18n.ts');
+    const { SiteProvider } = await import('../../site/components/SiteContext.tsx');
+    const { ListingCount } = await import('../../site/components/ListingCount.tsx');
+    const messages = await loadMessages();
+    const line = (ui: 'en' | 'ru', page: number, dates: string[]) => {
+      const t = createTranslator(ui, messages[ui], messages.en);
+      const articles = dates.map((date) => ({ slug: date, title: date, description: '', author: 'A', authorSlug: 'a', date, minutes: 1 }));
+      const value = { t: t.t, pick: t.pick, formatDate: t.formatDate, settings: {} as never, categories: [] };
+      return renderToStaticMarkup(createElement(SiteProvider, { value }, createElement(ListingCount, { countKey: 'category.count', total: 40, articles, page })));
+    };
+    expect(line('en', 0, ['2026-03-01'])).toBe('<p class="page-count">40 articles</p>');
+    expect(line('en', 3, ['2026-03-01', '2026-01-05'])).toBe('<p class="page-count">Page 3 · January 5, 2026 – March 1, 2026</p>');
+    expect(line('en', 2, ['2026-01-05', '2026-01-05'])).toBe('<p class="page-count">Page 2 · January 5, 2026</p>');
+    expect(line('ru', 3, ['2026-03-01', '2026-01-05'])).toMatch(/^<p class="page-count">Страница 3 · 5 января 2026 г\. — 1 марта 2026 г\.<\/p>$/);
+  });
+});
