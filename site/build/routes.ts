@@ -13,7 +13,6 @@ import type { LinkItem, PageSpec } from '../pages/types.ts';
 import { articleEntries } from './articlePages.ts';
 import { home, sponsorship, type Draft } from './routeParts.ts';
 
-
 /**
  * A page before it is made. Article pages also say what they are made from
  * (articlePages.ts), so a rebuild can skip making the ones nothing touched.

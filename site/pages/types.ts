@@ -6,7 +6,6 @@
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import type { StructuredData } from '../build/seo.ts';
 import type { PageInfo } from '../components/Pagination.tsx';
-import type { TocEntry } from '../render/markdown.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { Translation } from '../model/siteModel.ts';
 
