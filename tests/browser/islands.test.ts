@@ -114,8 +114,11 @@ describe('search', () => {
     await page.waitForTimeout(300);
     expect(fetched.filter((p) => p.startsWith('/search/') || p.includes('/chunks/search-'))).toEqual([]);
     expect(await input(page).getAttribute('placeholder')).toBe('Search');
+    // Focus wakes the header island, which then loads the search chunk: wait
+    // for that request rather than a fixed time, which a loaded CI machine misses.
+    const searchChunk = page.waitForRequest((r) => r.url().includes('/chunks/search-'), { timeout: 10_000 });
     await input(page).focus();
-    await page.waitForTimeout(300);
+    await searchChunk;
     expect(fetched.some((p) => p.includes('/chunks/search-'))).toBe(true);
     await page.close();
   });
