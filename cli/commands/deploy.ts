@@ -7,6 +7,7 @@ interface Flags extends CommonFlags {
   dist: string;
   delete?: boolean;
   dryRun?: boolean;
+  gzip: boolean;
 }
 
 export function registerDeploy(program: Command): void {
@@ -17,12 +18,13 @@ export function registerDeploy(program: Command): void {
       .requiredOption('--bucket <name>', 'the hosting bucket')
       .option('--dist <dir>', 'the built site', 'dist')
       .option('--delete', 'remove objects that are no longer in dist/')
-      .option('--dry-run', 'print the plan only'),
+      .option('--dry-run', 'print the plan only')
+      .option('--no-gzip', 'on GCS, store text files as they are instead of gzip-encoded (for a CDN that compresses itself)'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
     // Loaded on use: the storage clients take a while to load and `felt build` never needs them.
     const { deploy } = await import('../deploy.ts');
-    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
+    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, gzip: flags.gzip, storage: storageChoice(flags), reporter });
     if (!result.dryRun) reporter.print(`deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`);
     finish(reporter, result, result.failed, 'deploy');
   });

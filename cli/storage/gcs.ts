@@ -89,7 +89,10 @@ class GcsBucket implements Bucket {
       file.save(data, {
         resumable: options.resumable ?? false,
         contentType: options.contentType,
-        metadata: { contentType: options.contentType, cacheControl: options.cacheControl, metadata: options.metadata ?? {} },
+        // Bytes compressed by the caller: GCS stores them as they are and serves
+        // them with Content-Encoding: gzip (decompressed for clients that do not
+        // accept gzip). The md5 validated is the compressed bytes', as GCS reports it.
+        metadata: { contentType: options.contentType, contentEncoding: options.contentEncoding, cacheControl: options.cacheControl, metadata: options.metadata ?? {} },
         preconditionOpts: options.ifGenerationMatch === undefined ? undefined : { ifGenerationMatch: options.ifGenerationMatch },
         validation: 'md5',
       }),
@@ -128,6 +131,7 @@ function toInfo(metadata: FileMetadata): ObjectInfo {
     crc32c: metadata.crc32c ? String(metadata.crc32c) : undefined,
     generation: String(metadata.generation ?? ''),
     contentType: metadata.contentType,
+    contentEncoding: metadata.contentEncoding || undefined,
     cacheControl: metadata.cacheControl,
     metadata: custom,
   };

@@ -133,6 +133,7 @@ class LocalBucket implements Bucket {
         crc32c: crc32cBase64(data),
         generation,
         contentType: options.contentType,
+        ...(options.contentEncoding ? { contentEncoding: options.contentEncoding } : {}),
         cacheControl: options.cacheControl,
         metadata: { ...(options.metadata ?? {}) },
       };
@@ -152,6 +153,7 @@ class LocalBucket implements Bucket {
     const data = await this.read(name);
     return target.write(targetName, data, {
       contentType: source.contentType ?? 'application/octet-stream',
+      contentEncoding: source.contentEncoding,
       cacheControl: source.cacheControl,
       metadata: source.metadata,
       ifGenerationMatch: options.ifGenerationMatch,

@@ -14,12 +14,16 @@ export interface ObjectInfo {
   /** Changes on every write; "0" in a precondition means "must not exist". */
   generation: string;
   contentType?: string;
+  /** "gzip" when the stored bytes are gzip-compressed and served with Content-Encoding: gzip. */
+  contentEncoding?: string;
   cacheControl?: string;
   metadata: Record<string, string>;
 }
 
 export interface WriteOptions {
   contentType: string;
+  /** Set to "gzip" when `data` is already gzip-compressed. */
+  contentEncoding?: string;
   cacheControl?: string;
   metadata?: Record<string, string>;
   /** Write only if the object's generation is this one (0: only if it does not exist). */

@@ -13,8 +13,13 @@ const MIN_BYTES = 512;
 
 export type Encoding = 'br' | 'gzip';
 
+/** Text worth compressing: `felt serve` compresses it on the fly, `felt deploy` stores it gzip-encoded. */
+export function isCompressible(contentType: string, size: number): boolean {
+  return size >= MIN_BYTES && COMPRESSIBLE.test(contentType);
+}
+
 export function pickEncoding(acceptEncoding: string | undefined, contentType: string, size: number): Encoding | undefined {
-  if (!acceptEncoding || size < MIN_BYTES || !COMPRESSIBLE.test(contentType)) return undefined;
+  if (!acceptEncoding || !isCompressible(contentType, size)) return undefined;
   const accepted = new Set(acceptEncoding.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).filter((part) => !/q=0(\.0*)?$/.test(part)));
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';

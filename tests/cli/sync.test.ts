@@ -3,7 +3,9 @@
  * real GCS client against the fake server (whose log shows that nothing is
  * transferred when nothing changed).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
@@ -135,10 +137,12 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await writeFile(path.join(dist, 'articles', 'x', 'index.html'), '<!doctype html><title>X</title>');
     await writeFile(path.join(dist, 'assets', 'main-4F2K9QZ1.js'), 'console.log(1)');
     await writeFile(path.join(dist, 'assets', 'big-7A7A7A7A.css'), 'a{}'.repeat(100_000));
+    // Incompressible, so it stays over resumableAbove and goes up resumable.
+    await writeFile(path.join(dist, 'assets', 'photo-5B5B5B5B.png'), randomBytes(150_000));
     const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, resumableAbove: 100_000, ...extra });
 
     const first = await run();
-    expect(first.upload).toHaveLength(4);
+    expect(first.upload).toHaveLength(5);
     const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
     const index = await site.stat('index.html');
     expect(index).toMatchObject({ contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE });
@@ -148,7 +152,7 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     gcs.resetLog();
     const again = await run();
     expect(again.upload).toEqual([]);
-    expect(again.unchanged).toBe(4);
+    expect(again.unchanged).toBe(5);
     expect(transfers()).toBe(0);
 
     await site.patch('index.html', { cacheControl: 'public, max-age=86400' });
@@ -161,5 +165,54 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(fourth.remove).toEqual(['old-page/index.html']);
     expect(await site.stat('old-page/index.html')).toBeUndefined();
     await expect(run({ distDir: path.join(fixture.root, 'nothing') })).rejects.toThrow(/is missing or empty/);
+  });
+
+  it(kind === 'gcs' ? 'deploy stores text files gzip-encoded, a reader gets them back as they were, and --no-gzip stores them as they are' : 'deploy to a folder bucket stores files as they are', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(path.join(dist, 'assets'), { recursive: true });
+    const page = `<!doctype html><html lang="en"><title>Home</title>${'<p>Bankroll management, one unit at a time.</p>'.repeat(200)}</html>`;
+    await writeFile(path.join(dist, 'index.html'), page);
+    await writeFile(path.join(dist, 'assets', 'app-4F2K9QZ1.js'), `export const x = ${JSON.stringify('odds '.repeat(2000))};`);
+    await writeFile(path.join(dist, 'tiny.txt'), 'ok'); // under 512 bytes: not worth compressing
+    await writeFile(path.join(dist, 'logo-5B5B5B5B.png'), randomBytes(4000));
+    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, ...extra });
+    const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
+
+    const first = await run();
+    expect(first.upload).toHaveLength(4);
+    const index = (await site.stat('index.html'))!;
+    if (kind === 'local') {
+      expect(first.gzipped).toEqual([]);
+      expect(index.contentEncoding).toBeUndefined();
+      expect((await site.read('index.html')).toString()).toBe(page);
+      return;
+    }
+    expect(first.gzipped).toEqual(['assets/app-4F2K9QZ1.js', 'index.html']);
+    expect(index).toMatchObject({ contentType: 'text/html; charset=utf-8', contentEncoding: 'gzip', cacheControl: REVALIDATE });
+    const stored = gcs.buckets.get('felt-site')!.get('index.html')!.data;
+    expect(stored.length).toBeLessThan(page.length / 10);
+    expect(gunzipSync(stored).toString()).toBe(page);
+    expect((await site.stat('tiny.txt'))!.contentEncoding).toBeUndefined();
+    expect((await site.stat('logo-5B5B5B5B.png'))!.contentEncoding).toBeUndefined();
+    // The real client (as any reader) gets the page back as it was.
+    expect((await site.read('index.html')).toString()).toBe(page);
+    // A browser: compressed bytes with Content-Encoding: gzip, and fetch decodes them.
+    const response = await fetch(`${gcs.url}/storage/v1/b/felt-site/o/index.html?alt=media`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(await response.text()).toBe(page);
+
+    // Unchanged sources are not uploaded again, whatever the compressor would make of them.
+    gcs.resetLog();
+    const again = await run();
+    expect(again).toMatchObject({ upload: [], unchanged: 4 });
+    expect(transfers()).toBe(0);
+
+    // A changed page goes up compressed again; --no-gzip replaces the compressed objects.
+    await writeFile(path.join(dist, 'index.html'), page.replace('Home', 'Front page'));
+    expect(await run()).toMatchObject({ upload: ['index.html'], gzipped: ['index.html'] });
+    const plain = await run({ gzip: false });
+    expect(plain).toMatchObject({ upload: ['assets/app-4F2K9QZ1.js', 'index.html'], gzipped: [] });
+    expect((await site.stat('index.html'))!.contentEncoding).toBeUndefined();
+    expect(gcs.buckets.get('felt-site')!.get('index.html')!.data.toString()).toBe(page.replace('Home', 'Front page'));
   });
 });

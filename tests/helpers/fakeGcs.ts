@@ -7,6 +7,7 @@
  * request is logged with its kind so tests can assert "nothing uploaded".
  */
 import { buffer } from 'node:stream/consumers';
+import { gunzipSync } from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +27,7 @@ interface StoredObject {
   generation: number;
   metageneration: number;
   contentType: string;
+  contentEncoding?: string;
   cacheControl?: string;
   metadata: Record<string, string>;
   updated: string;
@@ -58,6 +60,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     generation: String(o.generation),
     metageneration: String(o.metageneration),
     contentType: o.contentType,
+    ...(o.contentEncoding ? { contentEncoding: o.contentEncoding } : {}),
     cacheControl: o.cacheControl,
     size: String(o.data.length),
     md5Hash: createHash('md5').update(o.data).digest('base64'),
@@ -73,6 +76,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       generation: ++generationClock,
       metageneration: 1,
       contentType: typeof meta.contentType === 'string' ? meta.contentType : 'application/octet-stream',
+      contentEncoding: typeof meta.contentEncoding === 'string' ? meta.contentEncoding : undefined,
       cacheControl: typeof meta.cacheControl === 'string' ? meta.cacheControl : undefined,
       metadata: { ...((meta.metadata as Record<string, string> | undefined) ?? {}) },
       updated: new Date().toISOString(),
@@ -179,7 +183,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!source) return fail(404, 'No such object.');
       if (!buckets.has(targetBucket)) return fail(404, 'no such bucket');
       if (!precondition(targetBucket, targetName)) return fail(412, 'Precondition Failed');
-      const object = store(targetBucket, targetName, source.data, { contentType: source.contentType, cacheControl: source.cacheControl, metadata: source.metadata });
+      const object = store(targetBucket, targetName, source.data, { contentType: source.contentType, contentEncoding: source.contentEncoding, cacheControl: source.cacheControl, metadata: source.metadata });
       return send(200, { kind: 'storage#rewriteResponse', totalBytesRewritten: String(object.data.length), objectSize: String(object.data.length), done: true, resource: resource(targetBucket, targetName, object) });
     }
     const object = bucket.get(name);
@@ -193,13 +197,18 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     if (!object) return fail(404, `No such object: ${bucketName}/${name}`);
     if (req.method === 'GET' && query.alt === 'media') {
       entry.kind = 'object.download';
+      // As GCS: a gzip-encoded object goes out as stored to a client that
+      // accepts gzip, and decompressed ("decompressive transcoding") to one that does not.
+      const stored = object.contentEncoding ?? 'identity';
+      const sendStored = stored !== 'gzip' || /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
       res.writeHead(200, {
         'content-type': object.contentType,
+        ...(stored === 'gzip' && sendStored ? { 'content-encoding': 'gzip' } : {}),
         'x-goog-hash': `crc32c=${crc32c(object.data)},md5=${createHash('md5').update(object.data).digest('base64')}`,
-        'x-goog-stored-content-encoding': 'identity',
+        'x-goog-stored-content-encoding': stored,
         'x-goog-generation': String(object.generation),
       });
-      return res.end(object.data);
+      return res.end(sendStored ? object.data : gunzipSync(object.data));
     }
     if (req.method === 'GET') {
       entry.kind = 'object.get';
