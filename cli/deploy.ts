@@ -10,6 +10,10 @@
  * compresses on the fly, so without this every visitor of a bucket-hosted
  * site would download three to four times the bytes. GCS still answers a
  * client that does not accept gzip with the decompressed bytes.
+ *
+ * A GCS bucket also gets its website pages set (index.html for a folder's
+ * URL, 404.html for a missing one) when they differ: without them a missing
+ * page answers with the bucket's XML error instead of the site's 404 page.
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -23,7 +27,7 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { openStorage, type StorageChoice } from './storage/index.ts';
-import type { ObjectInfo } from './storage/types.ts';
+import type { ObjectInfo, WebsitePages } from './storage/types.ts';
 
 export interface DeployOptions {
   contentDir: string;
@@ -33,6 +37,8 @@ export interface DeployOptions {
   dryRun?: boolean;
   /** Store text files gzip-encoded on GCS (default true; a folder bucket always gets the files as they are). */
   gzip?: boolean;
+  /** Set the bucket's website pages when they differ (default true; GCS only). */
+  website?: boolean;
   storage?: StorageChoice;
   /** Files larger than this go up with a resumable upload (default 8 MiB). */
   resumableAbove?: number;
@@ -49,6 +55,8 @@ export interface DeployResult {
   remove: string[];
   stale: string[];
   failed: { name: string; reason: string }[];
+  /** The bucket's website pages, when they are (or would be) changed. */
+  website?: { from: WebsitePages; to: WebsitePages; error?: string };
   dryRun: boolean;
 }
 
@@ -82,6 +90,15 @@ interface LocalFile {
   encoding?: 'gzip';
 }
 
+/** What a folder's URL and a missing page should serve, from what dist/ holds. */
+function wantedPages(local: Map<string, LocalFile>): WebsitePages {
+  return { mainPageSuffix: 'index.html', ...(local.has('404.html') ? { notFoundPage: '404.html' } : {}) };
+}
+
+function describePages(pages: WebsitePages): string {
+  return pages.mainPageSuffix || pages.notFoundPage ? `folders ${pages.mainPageSuffix ?? '(none)'}, missing pages ${pages.notFoundPage ?? '(none)'}` : 'none';
+}
+
 function sameContent(remote: ObjectInfo, local: LocalFile): boolean {
   if ((remote.contentEncoding ?? undefined) !== local.encoding) return false;
   return (local.encoding ? remote.metadata[SOURCE_MD5] : remote.md5) === local.md5;
@@ -111,6 +128,16 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     else result.unchanged++;
   }
   for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
+  if (bucket.website && options.website !== false) {
+    const to = wantedPages(local);
+    try {
+      const from = exists ? await bucket.website.read() : {};
+      if (from.mainPageSuffix !== to.mainPageSuffix || from.notFoundPage !== to.notFoundPage) result.website = { from, to };
+    } catch (error) {
+      result.website = { from: {}, to, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  if (result.website && !result.website.error) reporter.print(`website pages: ${describePages(result.website.to)} (now: ${describePages(result.website.from)})`);
   reporter.print(`plan: ${result.upload.length} to upload${result.gzipped.length ? ` (${result.gzipped.length} gzip-encoded)` : ''}, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`);
   if (options.dryRun) return result;
   if (!exists) await bucket.create();
@@ -142,6 +169,20 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     ),
     ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeOf(name), cacheControl: cacheControlOf(name) }))),
   ]);
+  // After the uploads, so the pages they name are there.
+  if (result.website && !result.website.error) {
+    try {
+      await bucket.website!.write(result.website.to);
+    } catch (error) {
+      result.website.error = error instanceof Error ? error.message : String(error);
+    }
+  }
+  if (result.website?.error) {
+    reporter.note(
+      `warning: the bucket's website pages are not set (${result.website.error}); without them a missing page shows the bucket's error, not 404.html. ` +
+        `Give the deploying account storage.buckets.get and storage.buckets.update, or run: gcloud storage buckets update gs://${bucket.name} --web-main-page-suffix=index.html --web-error-page=404.html`,
+    );
+  }
   // Old files go last, so a visitor mid-deploy never meets a page whose assets are gone.
   await Promise.all(result.remove.map((name) => attempt(name, 'deleted', () => bucket.delete(name))));
   progress.done();

@@ -8,6 +8,7 @@ interface Flags extends CommonFlags {
   delete?: boolean;
   dryRun?: boolean;
   gzip: boolean;
+  website: boolean;
 }
 
 export function registerDeploy(program: Command): void {
@@ -19,12 +20,13 @@ export function registerDeploy(program: Command): void {
       .option('--dist <dir>', 'the built site', 'dist')
       .option('--delete', 'remove objects that are no longer in dist/')
       .option('--dry-run', 'print the plan only')
-      .option('--no-gzip', 'on GCS, store text files as they are instead of gzip-encoded (for a CDN that compresses itself)'),
+      .option('--no-gzip', 'on GCS, store text files as they are instead of gzip-encoded (for a CDN that compresses itself)')
+      .option('--no-website', "on GCS, leave the bucket's website pages (index.html, 404.html) as they are"),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
     // Loaded on use: the storage clients take a while to load and `felt build` never needs them.
     const { deploy } = await import('../deploy.ts');
-    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, gzip: flags.gzip, storage: storageChoice(flags), reporter });
+    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, gzip: flags.gzip, website: flags.website, storage: storageChoice(flags), reporter });
     if (!result.dryRun) reporter.print(`deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`);
     finish(reporter, result, result.failed, 'deploy');
   });

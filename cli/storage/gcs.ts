@@ -9,7 +9,7 @@ import { Storage as GoogleStorage, type File, type FileMetadata } from '@google-
 import { FeltError } from '../../site/core/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { notFound, preconditionFailed } from './errors.ts';
-import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
+import type { Bucket, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
 
 export interface GcsOptions {
   projectId: string;
@@ -46,6 +46,16 @@ class GcsBucket implements Bucket {
   private file(name: string): File {
     return this.storage.client.bucket(this.name).file(name);
   }
+
+  readonly website = {
+    read: async (): Promise<WebsitePages> => {
+      const [metadata] = await guard(this.location, () => this.storage.client.bucket(this.name).getMetadata());
+      return { mainPageSuffix: metadata.website?.mainPageSuffix, notFoundPage: metadata.website?.notFoundPage };
+    },
+    write: async (pages: WebsitePages): Promise<void> => {
+      await guard(this.location, () => this.storage.client.bucket(this.name).setMetadata({ website: pages }));
+    },
+  };
 
   async exists(): Promise<boolean> {
     const [exists] = await guard(this.location, () => this.storage.client.bucket(this.name).exists());

@@ -38,8 +38,16 @@ export interface PatchOptions {
   metadata?: Record<string, string>;
 }
 
+/** What a bucket serves for a folder's URL and for a missing object (GCS "website" settings). */
+export interface WebsitePages {
+  mainPageSuffix?: string;
+  notFoundPage?: string;
+}
+
 export interface Bucket {
   readonly name: string;
+  /** Only where a bucket serves a website itself (GCS); a folder bucket has none. */
+  readonly website?: { read(): Promise<WebsitePages>; write(pages: WebsitePages): Promise<void> };
   /** Where the bucket is, for messages: gs://name or a folder. */
   readonly location: string;
   exists(): Promise<boolean>;

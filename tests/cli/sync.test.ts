@@ -25,6 +25,8 @@ afterAll(() => gcs.close());
 beforeEach(async () => {
   fixture = await makeFixture();
   gcs.buckets.clear();
+  gcs.websites.clear();
+  gcs.forbidden.clear();
 });
 afterEach(() => fixture.cleanup());
 
@@ -214,5 +216,45 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(plain).toMatchObject({ upload: ['assets/app-4F2K9QZ1.js', 'index.html'], gzipped: [] });
     expect((await site.stat('index.html'))!.contentEncoding).toBeUndefined();
     expect(gcs.buckets.get('felt-site')!.get('index.html')!.data.toString()).toBe(page.replace('Home', 'Front page'));
+  });
+
+  it(kind === 'gcs' ? "deploy sets the bucket's website pages when they differ, and only warns when it may not" : 'deploy leaves a folder bucket without website pages', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, '404.html'), '<!doctype html><title>Not found</title>');
+    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => {
+      const { reporter, streams } = quiet();
+      return deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter, ...extra }).then((result) => ({ result, streams }));
+    };
+    const first = await run();
+    if (kind === 'local') {
+      expect(first.result.website).toBeUndefined();
+      return;
+    }
+    const pages = { mainPageSuffix: 'index.html', notFoundPage: '404.html' };
+    expect(gcs.websites.get('felt-site')).toEqual(pages);
+    expect(first.streams.out()).toContain('website pages: folders index.html, missing pages 404.html (now: none)');
+
+    gcs.resetLog();
+    expect((await run()).result.website).toBeUndefined();
+    expect(gcs.count('bucket.patch')).toBe(0);
+
+    // Someone changed them by hand: --no-website leaves them, a plain deploy puts them back.
+    gcs.websites.set('felt-site', { mainPageSuffix: 'home.html' });
+    await run({ website: false });
+    expect(gcs.websites.get('felt-site')).toEqual({ mainPageSuffix: 'home.html' });
+    await run();
+    expect(gcs.websites.get('felt-site')).toEqual(pages);
+
+    // An account that may upload objects but not change the bucket: the files go up, a warning says what to do.
+    gcs.websites.delete('felt-site');
+    gcs.forbidden.add('bucket.patch');
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home, again</title>');
+    const limited = await run();
+    expect(limited.result.upload).toEqual(['index.html']);
+    expect(limited.result.failed).toEqual([]);
+    expect(limited.result.website?.error).toMatch(/storage\.buckets\.update/);
+    expect(limited.streams.err()).toContain('gcloud storage buckets update gs://felt-site --web-main-page-suffix=index.html --web-error-page=404.html');
   });
 });

@@ -3,7 +3,8 @@
  * real @google-cloud/storage client: buckets (get, insert, list), uploads
  * (multipart, and resumable with a Location then PUT), object list with
  * prefix, delimiter and pageToken, alt=media downloads, object get, patch and
- * delete, rewriteTo copies, and ifGenerationMatch preconditions. Every
+ * delete, rewriteTo copies, ifGenerationMatch preconditions, and a bucket's
+ * website settings (get and patch). Every
  * request is logged with its kind so tests can assert "nothing uploaded".
  */
 import { buffer } from 'node:stream/consumers';
@@ -13,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { CRC32C } from '@google-cloud/storage';
 
-export type RequestKind = 'bucket.list' | 'bucket.get' | 'bucket.insert' | 'object.list' | 'object.get' | 'object.download' | 'object.patch' | 'object.delete' | 'object.upload' | 'object.upload.start' | 'object.rewrite' | 'other';
+export type RequestKind = 'bucket.list' | 'bucket.get' | 'bucket.patch' | 'bucket.insert' | 'object.list' | 'object.get' | 'object.download' | 'object.patch' | 'object.delete' | 'object.upload' | 'object.upload.start' | 'object.rewrite' | 'other';
 
 export interface LoggedRequest {
   method: string;
@@ -37,6 +38,10 @@ export interface FakeGcs {
   url: string;
   log: LoggedRequest[];
   buckets: Map<string, Map<string, StoredObject>>;
+  /** Each bucket's website settings, as bucket.patch left them. */
+  websites: Map<string, { mainPageSuffix?: string; notFoundPage?: string }>;
+  /** Requests of these kinds are answered 403, as for an account without the permission. */
+  forbidden: Set<RequestKind>;
   count(kind: RequestKind): number;
   resetLog(): void;
   /** Adds or replaces an object directly (as another writer would). */
@@ -48,6 +53,8 @@ let generationClock = 1_700_000_000_000_000;
 
 export async function startFakeGcs(): Promise<FakeGcs> {
   const buckets = new Map<string, Map<string, StoredObject>>();
+  const websites = new Map<string, { mainPageSuffix?: string; notFoundPage?: string }>();
+  const forbidden = new Set<RequestKind>();
   const uploads = new Map<string, { bucket: string; name: string; meta: Record<string, unknown>; query: Record<string, string>; chunks: Buffer[] }>();
   const log: LoggedRequest[] = [];
   let base = '';
@@ -164,9 +171,19 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     }
     const bucketName = parts[1]!;
     const bucket = buckets.get(bucketName);
+    const bucketResource = () => ({ kind: 'storage#bucket', id: bucketName, name: bucketName, ...(websites.has(bucketName) ? { website: websites.get(bucketName) } : {}) });
     if (parts.length === 2 && req.method === 'GET') {
       entry.kind = 'bucket.get';
-      return bucket ? send(200, { kind: 'storage#bucket', id: bucketName, name: bucketName }) : fail(404, 'The specified bucket does not exist.');
+      if (forbidden.has(entry.kind)) return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.get access to the Google Cloud Storage bucket.' } });
+      return bucket ? send(200, bucketResource()) : fail(404, 'The specified bucket does not exist.');
+    }
+    if (parts.length === 2 && req.method === 'PATCH') {
+      entry.kind = 'bucket.patch';
+      if (forbidden.has(entry.kind)) return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.update access to the Google Cloud Storage bucket.' } });
+      if (!bucket) return fail(404, 'The specified bucket does not exist.');
+      const patch = JSON.parse(body.toString('utf8') || '{}') as { website?: { mainPageSuffix?: string; notFoundPage?: string } };
+      if (patch.website) websites.set(bucketName, { ...patch.website });
+      return send(200, bucketResource());
     }
     if (!bucket) return fail(404, 'The specified bucket does not exist.');
     if (parts.length === 3 && parts[2] === 'o' && req.method === 'GET') {
@@ -239,6 +256,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     url: base,
     log,
     buckets,
+    websites,
+    forbidden,
     count: (kind) => log.filter((r) => r.kind === kind).length,
     resetLog: () => void log.splice(0),
     put(bucket, name, data, meta = {}) {
