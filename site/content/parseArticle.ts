@@ -33,6 +33,13 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   if (source.includes('\u0000')) {
     return { problems: [problem('file contains binary data (NUL bytes)', { hint: 'articles must be UTF-8 markdown text' })] };
   }
+  // Files are read as UTF-8, which turns every byte sequence that is not
+  // UTF-8 (a Latin-1 or Windows-1251 file, a cut download) into U+FFFD.
+  const undecodable = source.indexOf('\uFFFD');
+  if (undecodable >= 0) {
+    const line = source.slice(0, undecodable).split('\n').length;
+    return { problems: [problem('file is not UTF-8 text: bytes on this line do not decode', { line, hint: 'save the file as UTF-8 (and remove any U+FFFD replacement characters)' })] };
+  }
   if (source.trim() === '') {
     return { problems: [problem('file is empty', { hint: 'add frontmatter between --- lines and a markdown body' })] };
   }

@@ -36,7 +36,8 @@ const EXPECTED: Record<string, RegExp[]> = {
   'no-frontmatter.md': [/no-frontmatter\.md:1: no frontmatter found/],
   'huge-file.md': [/huge-file\.md: file is larger than 1024 KB/],
   'binary-junk.md': [/binary-junk\.md: file contains binary data/],
-  'not-utf8.md': [/not-utf8\.md/],
+  'not-utf8.md': [/not-utf8\.md:1: file is not UTF-8 text/],
+  'latin1.md': [/latin1\.md:2: file is not UTF-8 text: bytes on this line do not decode \(save the file as UTF-8/],
   '../../ads.json': [/ads\.json field "sapeNewUrl"/, /ads\.json field "sapeLinks\.no-slash"/, /ads\.json field "sapeLinks\.\/ok"/],
 };
 
@@ -56,6 +57,8 @@ beforeAll(async () => {
   // Binary junk: every byte value, NUL included; and bytes that are not UTF-8 at all.
   await writeFile(path.join(folder, 'binary-junk.md'), Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256)));
   await writeFile(path.join(folder, 'not-utf8.md'), Buffer.from(Array.from({ length: 4096 }, (_, i) => 0x80 + ((i * 31) % 0x7f))));
+  // A well-formed article saved as Latin-1 (an editor's default on some systems): "é" is one byte, 0xE9.
+  await writeFile(path.join(folder, 'latin1.md'), Buffer.from('---\ntitle: Café betting\nslug: latin1\ndescription: Saved in the wrong encoding.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\nText.\n', 'latin1'));
   try {
     await loadContent(contentDir);
     problems = [];
