@@ -10,7 +10,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { FeltError } from '../site/core/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../site/core/types.ts';
-import { parseArticle } from '../site/content/parseArticle.ts';
+import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { SLUG_PATTERN } from '../site/model/names.ts';
 import { writeFileAtomic } from './atomicWrite.ts';
 import { loadProject } from './project.ts';
@@ -87,7 +87,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         try {
           const data = await bucket.read(job.name);
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
-          const { problems } = parseArticle(data.toString('utf8'), target, job.locale);
+          const { problems } = parseArticleBytes(data, target, job.locale);
           if (problems.length) throw new Error(`invalid article: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}`);
           await writeFileAtomic(target, data);
           progress.tick(`wrote ${target}`);

@@ -14,7 +14,7 @@ import { feltCodeVersion } from '../core/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { splitFrontmatter } from './frontmatter.ts';
-import { MAX_ARTICLE_BYTES, parseArticle } from './parseArticle.ts';
+import { MAX_ARTICLE_BYTES, parseArticleBytes } from './parseArticle.ts';
 import { CONTENT_PARSE, adsSchema, authorsSchema, categoriesSchema, formatIssues, infoPageFrontmatterSchema, siteSettingsSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -129,7 +129,7 @@ async function loadArticles(folder: string, locale: ContentLocale, problems: Pro
   await Promise.all(
     unread.map(({ full, shown, size, mtimeMs }) =>
       limit(async () => {
-        const parsed = parseArticle(await readFile(full, 'utf8'), shown, locale, full);
+        const parsed = parseArticleBytes(await readFile(full), shown, locale, full);
         problems.push(...parsed.problems);
         if (parsed.article) {
           articles.push(parsed.article);

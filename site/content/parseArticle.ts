@@ -21,6 +21,35 @@ export interface ParsedArticle {
   problems: Problem[];
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * parseArticle for a file's bytes. Bytes that are not UTF-8 (a file saved as
+ * Latin-1 or Windows-1251, a cut download) are refused with their line,
+ * rather than read as U+FFFD replacement characters into the site.
+ */
+export function parseArticleBytes(bytes: Buffer, file: string, folderLocale: ContentLocale, absolute = file): ParsedArticle {
+  // Binary data (NUL bytes) has its own message in parseArticle.
+  if (!bytes.includes(0)) {
+    try {
+      STRICT_UTF8.decode(bytes);
+    } catch {
+      return { problems: [{ file, line: firstUndecodableLine(bytes), severity: 'error', message: 'file is not UTF-8 text: bytes on this line do not decode', hint: 'save the file as UTF-8' }] };
+    }
+  }
+  return parseArticle(bytes.toString('utf8'), file, folderLocale, absolute);
+}
+
+/** Lossy decoding re-encodes every valid byte as it was: the first byte that differs is the first bad one. */
+function firstUndecodableLine(bytes: Buffer): number {
+  const reencoded = Buffer.from(bytes.toString('utf8'));
+  let at = 0;
+  while (at < bytes.length && bytes[at] === reencoded[at]) at++;
+  let line = 1;
+  for (let i = bytes.indexOf(10); i >= 0 && i < at; i = bytes.indexOf(10, i + 1)) line++;
+  return line;
+}
+
 /**
  * `file` is the path shown in messages; `absolute` where the file lives (the
  * renderer reads the body from there again, so bodies need not stay in memory).
@@ -32,13 +61,6 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   }
   if (source.includes('\u0000')) {
     return { problems: [problem('file contains binary data (NUL bytes)', { hint: 'articles must be UTF-8 markdown text' })] };
-  }
-  // Files are read as UTF-8, which turns every byte sequence that is not
-  // UTF-8 (a Latin-1 or Windows-1251 file, a cut download) into U+FFFD.
-  const undecodable = source.indexOf('\uFFFD');
-  if (undecodable >= 0) {
-    const line = source.slice(0, undecodable).split('\n').length;
-    return { problems: [problem('file is not UTF-8 text: bytes on this line do not decode', { line, hint: 'save the file as UTF-8 (and remove any U+FFFD replacement characters)' })] };
   }
   if (source.trim() === '') {
     return { problems: [problem('file is empty', { hint: 'add frontmatter between --- lines and a markdown body' })] };
