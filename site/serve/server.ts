@@ -54,11 +54,11 @@ export function createHandler(options: ServeOptions) {
     const resolution = resolveRequestPath(root, request.url ?? '/');
     if (!resolution.ok) {
       if (resolution.status === 400) response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Request\n');
-      else await sendNotFound(root, request, response);
+      else await sendNotFound(root, request, response, compressed);
       return;
     }
     const found = await findFile(root, resolution.candidates);
-    if (!found) return sendNotFound(root, request, response);
+    if (!found) return sendNotFound(root, request, response, compressed);
     const relative = path.relative(root, found.file);
     const etag = `W/"${found.info.size.toString(16)}-${Math.floor(found.info.mtimeMs).toString(16)}"`;
     response.setHeader('ETag', etag);
@@ -94,9 +94,14 @@ export function createHandler(options: ServeOptions) {
   };
 }
 
-async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse) {
-  const page = await readFile(path.join(root, '404.html')).catch(() => Buffer.from('Not Found\n'));
-  response.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': page.length });
+/** The site's 404 page with status 404, compressed like any page (every mistyped URL gets it). */
+async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse, compressed: CompressionCache) {
+  const file = path.join(root, '404.html');
+  const info = await stat(file).catch(() => undefined);
+  const type = 'text/html; charset=utf-8';
+  const encoding = info ? pickEncoding(request.headers['accept-encoding'], type, info.size) : undefined;
+  const page = !info ? Buffer.from('Not Found\n') : encoding ? await compressed.get(file, `${info.size}-${info.mtimeMs}`, encoding) : await readFile(file);
+  response.writeHead(404, { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}), 'Content-Length': page.length });
   response.end(request.method === 'HEAD' ? undefined : page);
 }
 

@@ -107,12 +107,12 @@ describe('compression', () => {
   it('sends brotli or gzip as the browser asks, and the same bytes once decoded', async () => {
     const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
     const url = new URL(server.url);
-    const get = (encoding: string) =>
-      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get({ host: url.hostname, port: url.port, path: '/articles/first-steps', headers: { 'accept-encoding': encoding } }, (response) => {
+    const get = (encoding: string, path = '/articles/first-steps') =>
+      new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get({ host: url.hostname, port: url.port, path, headers: { 'accept-encoding': encoding } }, (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
         }).on('error', reject);
       });
     const plain = await get('identity');
@@ -125,6 +125,12 @@ describe('compression', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.body.length).toBeLessThan(plain.body.length / 2);
+    // The 404 page too: every mistyped URL and dead link gets it.
+    const missingPlain = await get('identity', '/articles/no-such-article');
+    const missing = await get('gzip, deflate, br', '/articles/no-such-article');
+    expect([missing.status, missing.headers['content-encoding'], missing.headers.vary]).toEqual([404, 'br', 'Accept-Encoding']);
+    expect(brotliDecompressSync(missing.body).equals(missingPlain.body)).toBe(true);
+    expect(missing.body.length).toBeLessThan(missingPlain.body.length / 2);
   });
 });
 
