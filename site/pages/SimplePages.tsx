@@ -71,8 +71,14 @@ function ErrorPage({ code, strings }: { code: number; strings: 'notFound' | 'ser
       <p className="error-code" aria-hidden="true">{code}</p>
       <h1>{t(`${strings}.heading`)}</h1>
       <p>{t(`${strings}.body`)}</p>
-      <p>
-        <a className="button" href="/">{t('notFound.home')}</a>
+      <p className="error-actions">
+        {strings === 'serverError' && (
+          // An empty href is the page itself: a full load asks the server again, which is what "try again" means.
+          <a className="button" href="" data-full-load="">
+            {t('serverError.retry')}
+          </a>
+        )}
+        <a className={strings === 'serverError' ? 'button button-quiet' : 'button'} href="/">{t('notFound.home')}</a>
       </p>
     </div>
   );

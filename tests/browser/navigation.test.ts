@@ -133,6 +133,11 @@ describe('client-side navigation', () => {
     expect(new URL(page.url()).pathname).toBe(ARTICLE);
     expect(await page.locator('main h1').textContent()).toBe('Something went wrong');
     expect(loads).toEqual([]);
+    // "Try again" asks the server again for the same page, in full; this time it answers.
+    await page.unroute(`**/page-data${ARTICLE}/page-data.json`);
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(loads).toEqual([ARTICLE]);
     await closePage(page);
   });
 
