@@ -2,8 +2,6 @@ import { neighbours, pageWindow, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
 
-export type { PageInfo };
-
 /**
  * Newer / older and numbered links of a listing (see model/pagination.ts):
  * the front page holds the latest articles, archive pages count up from the oldest.

@@ -5,7 +5,7 @@
  */
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import type { StructuredData } from '../build/seo.ts';
-import type { PageInfo } from '../components/Pagination.tsx';
+import type { PageInfo } from '../model/pagination.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { Translation } from '../model/siteModel.ts';
 
