@@ -84,7 +84,6 @@ const gzip = promisify(gzipCallback);
 
 interface LocalFile {
   file: string;
-  size: number;
   /** MD5 of the file as it is on disk. */
   md5: string;
   encoding?: 'gzip';
@@ -117,14 +116,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const result: DeployResult = { bucket: bucket.location, upload: [], gzipped: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], dryRun: Boolean(options.dryRun) };
   const local = new Map<string, LocalFile>();
   for (const { name, file, size } of files) {
-    const entry: LocalFile = { file, size, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeOf(name), size) ? { encoding: 'gzip' as const } : {}) };
+    const entry: LocalFile = { file, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeOf(name), size) ? { encoding: 'gzip' as const } : {}) };
     local.set(name, entry);
     const current = remote.get(name);
     if (!current || !sameContent(current, entry)) {
       result.upload.push(name);
       if (entry.encoding) result.gzipped.push(name);
-    }
-    else if (current.contentType !== contentTypeOf(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
+    } else if (current.contentType !== contentTypeOf(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
     else result.unchanged++;
   }
   for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
