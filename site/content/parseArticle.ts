@@ -21,7 +21,8 @@ export interface ParsedArticle {
   problems: Problem[];
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte-order mark in the text, as Buffer#toString does; parseArticle strips it.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * parseArticle for a file's bytes. Bytes that are not UTF-8 (a file saved as
@@ -30,14 +31,15 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseArticleBytes(bytes: Buffer, file: string, folderLocale: ContentLocale, absolute = file): ParsedArticle {
   // Binary data (NUL bytes) has its own message in parseArticle.
-  if (!bytes.includes(0)) {
-    try {
-      STRICT_UTF8.decode(bytes);
-    } catch {
-      return { problems: [{ file, line: firstUndecodableLine(bytes), severity: 'error', message: 'file is not UTF-8 text: bytes on this line do not decode', hint: 'save the file as UTF-8' }] };
-    }
+  if (bytes.includes(0)) return parseArticle(bytes.toString('utf8'), file, folderLocale, absolute);
+  let source: string;
+  try {
+    // Decoded once, here: this runs for every article a cold build reads.
+    source = STRICT_UTF8.decode(bytes);
+  } catch {
+    return { problems: [{ file, line: firstUndecodableLine(bytes), severity: 'error', message: 'file is not UTF-8 text: bytes on this line do not decode', hint: 'save the file as UTF-8' }] };
   }
-  return parseArticle(bytes.toString('utf8'), file, folderLocale, absolute);
+  return parseArticle(source, file, folderLocale, absolute);
 }
 
 /** Lossy decoding re-encodes every valid byte as it was: the first byte that differs is the first bad one. */
