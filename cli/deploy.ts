@@ -22,7 +22,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { isCompressible } from '../site/serve/compression.ts';
 import { cacheControlFor, contentTypeFor } from '../site/serve/headers.ts';
 import pLimit from 'p-limit';
-import { FeltError } from '../site/core/errors.ts';
+import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';

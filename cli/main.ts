@@ -5,7 +5,7 @@
  * code.
  */
 import { Command, CommanderError } from 'commander';
-import { ContentError, FeltError, describeError, formatProblem } from '../site/core/errors.ts';
+import { ContentError, FeltError, describeError, formatProblem } from '../shared/errors.ts';
 import { redactProcessOutput, redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerServe } from './commands/serve.ts';

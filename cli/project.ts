@@ -7,8 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { ContentError, type Problem } from '../site/core/errors.ts';
-import type { Author, CategoryNode, SiteSettings } from '../site/core/types.ts';
+import { ContentError, type Problem } from '../shared/errors.ts';
+import type { Author, CategoryNode, SiteSettings } from '../shared/types.ts';
 import { displayPath } from '../site/content/loadContent.ts';
 import { authorsSchema, categoriesSchema, formatIssues, siteSettingsSchema } from '../site/content/schemas.ts';
 

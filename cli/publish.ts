@@ -6,7 +6,7 @@
  * plan, so an object changed meanwhile is never overwritten.
  */
 import pLimit from 'p-limit';
-import { FeltError } from '../site/core/errors.ts';
+import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, plural, type Reporter } from './report.ts';
 import { bucketName, openStorage, type StorageChoice } from './storage/index.ts';

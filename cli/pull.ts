@@ -8,11 +8,11 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { FeltError } from '../site/core/errors.ts';
-import { CONTENT_LOCALES, type ContentLocale } from '../site/core/types.ts';
+import { FeltError } from '../shared/errors.ts';
+import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { parseArticleBytes } from '../site/content/parseArticle.ts';
-import { SLUG_PATTERN } from '../site/model/names.ts';
-import { writeFileAtomic } from './atomicWrite.ts';
+import { SLUG_PATTERN } from '../shared/names.ts';
+import { writeFileAtomic } from '../shared/atomicWrite.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';

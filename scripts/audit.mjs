@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
 const only = process.argv.flatMap((arg, i) => (arg === '--page' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
-const outfile = path.join(root, 'build', `audit-${process.pid}.mjs`);
+const outfile = path.join(root, 'lib', `audit-${process.pid}.mjs`);
 await build({ absWorkingDir: root, entryPoints: ['scripts/audit/run.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', jsx: 'automatic', logLevel: 'warning' });
 try {
   const { runAudit, auditTable, auditDetails } = await import(pathToFileURL(outfile).href);

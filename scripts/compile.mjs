@@ -1,5 +1,5 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
-// build/ with esbuild. Dependencies stay external: they are loaded from
+// lib/ with esbuild. Dependencies stay external: they are loaded from
 // node_modules at run time. The render worker is its own entry, loaded by
 // site/build/renderPool.ts from next to the CLI bundle.
 import { build } from 'esbuild';
@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 await build({
   absWorkingDir: root,
   entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts' },
-  outdir: 'build',
+  outdir: 'lib',
   bundle: true,
   // Chunks let the pipeline commands load their clients (GCS, OpenAI) only when run.
   splitting: true,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import path from 'node:path';
 import { buildSite } from '../../site/build/build.ts';
-import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../site/core/types.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 
 export interface BuildFlags {
   content: string;

@@ -5,11 +5,11 @@
  */
 import type { Command } from 'commander';
 import path from 'node:path';
-import { FeltError, formatProblem, type Problem } from '../../site/core/errors.ts';
-import { CONTENT_LOCALES } from '../../site/core/types.ts';
+import { FeltError, formatProblem, type Problem } from '../../shared/errors.ts';
+import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { checkContent, type CheckReport } from '../../site/content/check.ts';
 import { displayPath } from '../../site/content/loadContent.ts';
-import { LOCALES_DIR } from '../../site/core/paths.ts';
+import { LOCALES_DIR } from '../../shared/paths.ts';
 import { loadLocaleRules } from '../generate/rules.ts';
 import { addExamples, colorEnabled, paint } from '../help.ts';
 import { redactSecrets } from '../secrets.ts';

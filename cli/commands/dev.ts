@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { Option } from 'commander';
 import path from 'node:path';
 import { RESTART_CODE, startDev } from '../../site/dev/devServer.ts';
-import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../site/core/types.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { addExamples } from '../help.ts';
 import { parsePort } from './serve.ts';
 

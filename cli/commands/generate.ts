@@ -4,7 +4,7 @@
  * stored are kept and a rerun of the same command finishes the rest.
  */
 import type { Command } from 'commander';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
 import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';

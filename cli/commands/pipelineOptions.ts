@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { createReporter, type Reporter } from '../report.ts';
 import type { StorageChoice } from '../storage/index.ts';
 

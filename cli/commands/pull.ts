@@ -1,6 +1,6 @@
 /** felt pull: flags → PullOptions → pull(). */
 import type { Command } from 'commander';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { addCommonFlags, collect, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {

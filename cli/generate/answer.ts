@@ -4,7 +4,7 @@
  * file with frontmatter in the site's format.
  */
 import { z } from 'zod';
-import type { ArticleEntity, ContentLocale } from '../../site/core/types.ts';
+import type { ArticleEntity, ContentLocale } from '../../shared/types.ts';
 import type { Slot } from './plan.ts';
 
 export const ANSWER_JSON_SCHEMA = {

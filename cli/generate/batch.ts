@@ -9,7 +9,7 @@
  */
 import { toFile } from 'openai';
 import pLimit from 'p-limit';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { loadProject } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
 import type { Bucket } from '../storage/types.ts';

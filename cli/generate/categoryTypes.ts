@@ -4,9 +4,9 @@
  * its sub-subcategories (three levels), and whether it has the catch-all
  * "other". Generation plans and prompts are built from it.
  */
-import type { CategoryNode } from '../../site/core/types.ts';
+import type { CategoryNode } from '../../shared/types.ts';
 import { OTHER } from '../../site/model/categoryIndex.ts';
-import { toCamelCase } from '../../site/model/names.ts';
+import { toCamelCase } from '../../shared/names.ts';
 
 export interface CategoryType {
   key: string;

@@ -10,7 +10,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { parseArticle } from '../../site/content/parseArticle.ts';
 import { formatIssues } from '../../site/content/schemas.ts';
-import { SLUG_PATTERN } from '../../site/model/names.ts';
+import { SLUG_PATTERN } from '../../shared/names.ts';
 import { answerSchema, articleFile, type Answer, type ArticleMeta } from './answer.ts';
 import type { Registry } from './registry.ts';
 import type { Slot } from './plan.ts';

@@ -7,9 +7,9 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { ContentLocale } from '../../site/core/types.ts';
+import type { ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
-import { toCamelCase } from '../../site/model/names.ts';
+import { toCamelCase } from '../../shared/names.ts';
 import type { Bucket } from '../storage/types.ts';
 import { Registry } from './registry.ts';
 

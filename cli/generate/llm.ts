@@ -7,7 +7,7 @@
  * tokens are counted for the run's cost.
  */
 import OpenAI, { APIConnectionError, APIError } from 'openai';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { ANSWER_JSON_SCHEMA } from './answer.ts';
 import type { ChatMessage } from './prompts.ts';

@@ -6,8 +6,8 @@
  * "other", the default generation entity of SPEC section 3.
  */
 import { createHash } from 'node:crypto';
-import { FeltError } from '../../site/core/errors.ts';
-import type { CategoryNode, ContentLocale } from '../../site/core/types.ts';
+import { FeltError } from '../../shared/errors.ts';
+import type { CategoryNode, ContentLocale } from '../../shared/types.ts';
 import { OTHER } from '../../site/model/categoryIndex.ts';
 import { findNode } from './categoryTypes.ts';
 

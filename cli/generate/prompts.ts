@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FeltError } from '../../site/core/errors.ts';
-import { PROMPTS_DIR } from '../../site/core/paths.ts';
-import type { ContentLocale } from '../../site/core/types.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { PROMPTS_DIR } from '../../shared/paths.ts';
+import type { ContentLocale } from '../../shared/types.ts';
 import type { Slot } from './plan.ts';
 import type { LocaleRules } from './rules.ts';
 

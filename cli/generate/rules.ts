@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { FeltError } from '../../site/core/errors.ts';
-import { LOCALES_DIR } from '../../site/core/paths.ts';
-import type { ContentLocale } from '../../site/core/types.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { LOCALES_DIR } from '../../shared/paths.ts';
+import type { ContentLocale } from '../../shared/types.ts';
 import { formatIssues } from '../../site/content/schemas.ts';
 
 export const localeRulesSchema = z.object({

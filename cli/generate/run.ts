@@ -6,8 +6,8 @@
  * same command does only what is missing.
  */
 import pLimit from 'p-limit';
-import { FeltError } from '../../site/core/errors.ts';
-import { CONTENT_LOCALES, type ContentLocale } from '../../site/core/types.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { CONTENT_LOCALES, type ContentLocale } from '../../shared/types.ts';
 import { loadProject, type Project } from '../project.ts';
 import { createReporter, plural, type Progress, type Reporter } from '../report.ts';
 import { bucketName, openStorage, type StorageChoice } from '../storage/index.ts';

@@ -5,7 +5,7 @@
  * overwritten. Used by the direct run and by batch collection.
  */
 import { createHash } from 'node:crypto';
-import type { Author, ContentLocale } from '../../site/core/types.ts';
+import type { Author, ContentLocale } from '../../shared/types.ts';
 import { ARTICLE_CONTENT_TYPE, articleObjectName } from '../storage/index.ts';
 import { isPreconditionFailed } from '../storage/errors.ts';
 import type { Bucket } from '../storage/types.ts';

@@ -3,7 +3,7 @@
  * lost race (a generation precondition) from a missing object or bad
  * credentials, and the CLI prints one line.
  */
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
 export const NOT_FOUND = 'STORAGE_NOT_FOUND';

@@ -6,7 +6,7 @@
  * A projectId is always passed so the library never goes looking for one.
  */
 import { Storage as GoogleStorage, type File, type FileMetadata } from '@google-cloud/storage';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { notFound, preconditionFailed } from './errors.ts';
 import type { Bucket, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';

@@ -4,7 +4,7 @@
  * production.
  */
 import path from 'node:path';
-import { FeltError } from '../../site/core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import type { Project } from '../project.ts';
 import { GcsStorage } from './gcs.ts';
 import { LocalStorage } from './local.ts';

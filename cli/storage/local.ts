@@ -8,8 +8,8 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FeltError } from '../../site/core/errors.ts';
-import { TEMP_MARK, writeFileAtomic } from '../atomicWrite.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { TEMP_MARK, writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
 import { notFound, preconditionFailed } from './errors.ts';
 import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildSite } from '../../site/build/build.ts';
 import { startServer } from '../../site/serve/server.ts';
-import { FELT_ROOT } from '../../site/core/paths.ts';
+import { FELT_ROOT } from '../../shared/paths.ts';
 import { describeViolations, runAxe } from './axe.ts';
 import { CATEGORIES, CHROMIUM, CHROMIUM_FLAGS, startLighthouse, type Category } from './lighthouse.ts';
 import { auditPages } from './pages.ts';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildSite } from '../../site/build/build.ts';
-import { FELT_ROOT } from '../../site/core/paths.ts';
+import { FELT_ROOT } from '../../shared/paths.ts';
 import { startServer } from '../../site/serve/server.ts';
 import { CHROMIUM, CHROMIUM_FLAGS } from './lighthouse.ts';
 import { ARTICLE_PATH } from './pages.ts';

@@ -12,7 +12,7 @@
 import crypto, { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-export { feltCodeVersion } from '../core/codeVersion.ts';
+export { feltCodeVersion } from './codeVersion.ts';
 
 export const MANIFEST_FILE = '.felt/manifest.json';
 const MANIFEST_VERSION = 3;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink } from './fileSink.ts';
-import { createPageRenderer, type RenderSetup } from './pageRenderer.ts';
+import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
 
 const BATCH = 32;

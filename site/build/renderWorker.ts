@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink } from './fileSink.ts';
-import { createPageRenderer, type RenderSetup } from './pageRenderer.ts';
+import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { serializeError } from './workerErrors.ts';
 
 const { setup, outDir } = workerData as { setup: RenderSetup; outDir: string };

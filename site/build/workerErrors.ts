@@ -1,4 +1,4 @@
-import { FeltError } from '../core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 
 /** An error as it can cross a thread boundary (classes do not survive postMessage). */
 export interface SerializedError {

@@ -3,8 +3,8 @@
  * settings and the category tree. Provided once per build.
  */
 import { createContext, useContext } from 'react';
-import type { Translator } from '../core/i18n.ts';
-import type { CategoryNode, SiteSettings } from '../core/types.ts';
+import type { Translator } from '../i18n/translator.ts';
+import type { CategoryNode, SiteSettings } from '../../shared/types.ts';
 
 export interface SiteContextValue {
   t: Translator['t'];

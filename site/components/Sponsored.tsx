@@ -2,7 +2,7 @@
  * Sponsored links (SPEC section 1). The HTML has already been sanitised to
  * links and inline text by render/sponsored.ts before it reaches here.
  */
-import type { SponsoredStyle } from '../core/types.ts';
+import type { SponsoredStyle } from '../../shared/types.ts';
 import { useSite } from './SiteContext.tsx';
 
 export function SponsoredLinks({ heading, links, style }: { heading: string; links: string[]; style: SponsoredStyle }) {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { FeltError } from '../core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 
 /** Reads an article's markdown body again when its page is rendered. */

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Article } from '../core/types.ts';
+import type { Article } from '../../shared/types.ts';
 
 interface Entry {
   size: number;

@@ -7,8 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ContentError, type Problem } from '../core/errors.ts';
-import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../core/types.ts';
+import { ContentError, type Problem } from '../../shared/errors.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
 import { checkUiLocales } from './checkLocales.ts';
 import { jsonFieldLines, lineOfField } from './jsonLines.ts';
 import { displayPath, loadContent } from './loadContent.ts';

@@ -7,9 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Problem } from '../core/errors.ts';
-import { LOCALES_DIR } from '../core/paths.ts';
-import { UI_LOCALES, type UiLocale } from '../core/types.ts';
+import type { Problem } from '../../shared/errors.ts';
+import { LOCALES_DIR } from '../../shared/paths.ts';
+import { UI_LOCALES, type UiLocale } from '../../shared/types.ts';
 import { displayPath } from './loadContent.ts';
 import { jsonFieldLines, lineAt } from './jsonLines.ts';
 

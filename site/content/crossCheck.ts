@@ -3,8 +3,8 @@
  * is known, no two articles or authors share a slug (naming every party),
  * and no slug collides with a route of the site.
  */
-import type { Problem } from '../core/errors.ts';
-import type { Article, Author, CategoryNode } from '../core/types.ts';
+import type { Problem } from '../../shared/errors.ts';
+import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { placeArticle } from '../model/categoryIndex.ts';
 
 export function checkArticles(articles: Article[], authors: Author[], categories: CategoryNode[]): Problem[] {

@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { Problem } from '../core/errors.ts';
-import type { Article, ContentLocale } from '../core/types.ts';
+import type { Problem } from '../../shared/errors.ts';
+import type { Article, ContentLocale } from '../../shared/types.ts';
 import { countWords } from '../render/markdown.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { CONTENT_PARSE, articleFrontmatterSchema, formatIssues } from './schemas.ts';

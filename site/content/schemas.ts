@@ -3,8 +3,8 @@
  * with the path of the field it concerns (see formatIssues).
  */
 import { z } from 'zod';
-import { CONTENT_LOCALES, UI_LOCALES } from '../core/types.ts';
-import { SLUG_PATTERN } from '../model/names.ts';
+import { CONTENT_LOCALES, UI_LOCALES } from '../../shared/types.ts';
+import { SLUG_PATTERN } from '../../shared/names.ts';
 
 const slug = z
   .string()

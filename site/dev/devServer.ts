@@ -12,10 +12,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { buildSite, type BuildResult } from '../build/build.ts';
-import { escapeHtml } from '../build/document.ts';
-import { ContentError, FeltError, describeError, formatProblem } from '../core/errors.ts';
-import { FELT_ROOT, LOCALES_DIR, PROMPTS_DIR } from '../core/paths.ts';
-import type { ContentLocale, UiLocale } from '../core/types.ts';
+import { escapeHtml } from '../render/document.ts';
+import { ContentError, FeltError, describeError, formatProblem } from '../../shared/errors.ts';
+import { FELT_ROOT, LOCALES_DIR, PROMPTS_DIR } from '../../shared/paths.ts';
+import type { ContentLocale, UiLocale } from '../../shared/types.ts';
 import { createHandler } from '../serve/server.ts';
 import { saveArticleTitle } from './editTitle.ts';
 
@@ -185,7 +185,7 @@ function watchSources(contentDir: string, onContent: () => void, onCode: () => v
       if (file && !/\.tmp$|~$|\.swp$/.test(file)) onContent();
     }),
   );
-  const code = ['site', 'cli'].map((dir) =>
+  const code = ['site', 'cli', 'shared'].map((dir) =>
     watch(path.join(FELT_ROOT, dir), { recursive: true }, (_event, file) => {
       if (file && /\.(tsx?|css|js)$/.test(file) && !file.startsWith('dev/client.js')) onCode();
     }),

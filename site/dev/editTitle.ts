@@ -5,9 +5,9 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FeltError } from '../core/errors.ts';
-import type { ContentLocale } from '../core/types.ts';
-import { SLUG_PATTERN } from '../model/names.ts';
+import { FeltError } from '../../shared/errors.ts';
+import type { ContentLocale } from '../../shared/types.ts';
+import { SLUG_PATTERN } from '../../shared/names.ts';
 
 export function cleanTitle(value: string): string {
   return value.replace(/[\r\n]+/g, ' ').trim();

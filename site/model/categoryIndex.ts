@@ -4,8 +4,8 @@
  * (category, subcategory, subsubcategory). An unknown or absent subcategory
  * files it under the category's "other".
  */
-import type { Article, CategoryNode } from '../core/types.ts';
-import { toCamelCase } from './names.ts';
+import type { Article, CategoryNode } from '../../shared/types.ts';
+import { toCamelCase } from '../../shared/names.ts';
 
 export const OTHER = 'other';
 

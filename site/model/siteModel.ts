@@ -4,9 +4,9 @@
  * author lookups, translations and related articles. Built once, read by
  * every page.
  */
-import { DEFAULT_UI, createTranslator, type Messages, type Translator } from '../core/i18n.ts';
-import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../core/types.ts';
-import { CONTENT_LOCALES } from '../core/types.ts';
+import { DEFAULT_UI, createTranslator, type Messages, type Translator } from '../i18n/translator.ts';
+import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
+import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, subcategoryKey, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
 

@@ -2,10 +2,10 @@
  * What a listing shows of an article. Computed from frontmatter and a word
  * count, without rendering the markdown, so listings never wait on bodies.
  */
-import type { Article, CategoryNode } from '../core/types.ts';
+import type { Article, CategoryNode } from '../../shared/types.ts';
 import { readingMinutes } from '../render/markdown.ts';
 import type { Placement } from './categoryIndex.ts';
-import { slugify } from './names.ts';
+import { slugify } from '../../shared/names.ts';
 import { urls } from './urls.ts';
 
 export interface ArticleSummary {

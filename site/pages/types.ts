@@ -4,7 +4,7 @@
  * and checked for serialisability before anything is written.
  */
 import type { Crumb } from '../components/Breadcrumbs.tsx';
-import type { StructuredData } from '../build/seo.ts';
+import type { StructuredData } from '../render/seo.ts';
 import type { PageInfo } from '../model/pagination.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { Translation } from '../model/siteModel.ts';
@@ -22,7 +22,7 @@ export interface Head {
   /** Canonical path; absent for the 404 and 500 pages. */
   canonical?: string;
   ogType: 'website' | 'article' | 'profile';
-  /** JSON-LD, as the data that varies; rendered with the site's settings (build/seo.ts). */
+  /** JSON-LD, as the data that varies; rendered with the site's settings (render/seo.ts). */
   structuredData: StructuredData[];
   alternates: Alternate[];
   noindex?: boolean;

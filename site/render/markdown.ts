@@ -12,7 +12,7 @@
  * javascript:, vbscript:, file: and non-image data: URLs.
  */
 import MarkdownIt, { type Token } from 'markdown-it';
-import { slugify } from '../model/names.ts';
+import { slugify } from '../../shared/names.ts';
 
 export interface TocEntry {
   id: string;

@@ -8,7 +8,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { FeltError } from '../core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, pickEncoding } from './compression.ts';

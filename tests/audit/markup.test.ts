@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { HtmlValidate, StaticConfigLoader, type ConfigData } from 'html-validate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { buildSitemaps } from '../../site/build/sitemapXml.ts';
+import { buildSitemaps } from '../../site/indexes/sitemapXml.ts';
 import { BUNDLED_CONTENT, tempDir } from '../site/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,7 +5,7 @@
  * gzip and brotli size of every file it fetches.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { buildSearchFiles, type SearchEntry } from '../../site/build/searchIndex.ts';
+import { buildSearchFiles, type SearchEntry } from '../../site/indexes/searchIndex.ts';
 import { SearchEngine } from '../../site/client/search/engine.ts';
 
 const TOPIC = 'poker betting odds bankroll strategy tournament cash game holdem omaha bluff tells variance sportsbook parlay handicap spread moneyline roulette blackjack baccarat craps slots casino bonus wagering limits addiction exclusion community forum management hedging arbitrage value line movement closing expected probability statistics psychology tilt discipline session review study group home club online live esports football tennis basketball horse racing'.split(' ');

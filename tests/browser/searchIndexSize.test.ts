@@ -22,7 +22,7 @@ describe('search index size', () => {
 
   it('finds every matching title, newest first, whatever the word order', async () => {
     const { syntheticCorpus } = await import('./searchBytes.ts');
-    const { buildSearchFiles } = await import('../../site/build/searchIndex.ts');
+    const { buildSearchFiles } = await import('../../site/indexes/searchIndex.ts');
     const { SearchEngine } = await import('../../site/client/search/engine.ts');
     // Oldest first by date, then slug, as the index orders them.
     const corpus = syntheticCorpus(2000).sort((a, b) => (a.date === b.date ? (a.slug < b.slug ? -1 : 1) : a.date < b.date ? -1 : 1));
@@ -42,7 +42,7 @@ describe('search index size', () => {
 
   it('keeps the record files of older articles when newer ones are added, and still finds the new ones', async () => {
     const { syntheticCorpus } = await import('./searchBytes.ts');
-    const { buildSearchFiles } = await import('../../site/build/searchIndex.ts');
+    const { buildSearchFiles } = await import('../../site/indexes/searchIndex.ts');
     const { SearchEngine } = await import('../../site/client/search/engine.ts');
     const corpus = syntheticCorpus(3020);
     const before = new Map(buildSearchFiles(corpus.slice(0, 3000)).map((f) => [f.path, f.content]));

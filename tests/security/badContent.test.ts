@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContentError, formatProblem, type Problem } from '../../site/core/errors.ts';
+import { ContentError, formatProblem, type Problem } from '../../shared/errors.ts';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 import { ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';

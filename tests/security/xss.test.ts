@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { safeJsonForScript } from '../../site/build/seo.ts';
+import { safeJsonForScript } from '../../site/render/seo.ts';
 import { createHandler, startServer, type RunningServer } from '../../site/serve/server.ts';
 import { XSS_VECTORS } from '../fixtures/security/xssVectors.ts';
 import { tempDir } from '../site/helpers.ts';

@@ -2,7 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../site/build/build.ts';
-import { ContentError } from '../../site/core/errors.ts';
+import { ContentError } from '../../shared/errors.ts';
 import { FIXTURE_SITE, fixtureCopy, tempDir } from './helpers.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -262,9 +262,9 @@ describe('a failed build', () => {
 describe('counting pages for progress', () => {
   it('knows how many pages a build makes before making them', async () => {
     const { loadContent } = await import('../../site/content/loadContent.ts');
-    const { loadMessages } = await import('../../site/core/loadMessages.ts');
+    const { loadMessages } = await import('../../site/i18n/loadMessages.ts');
     const { buildSiteModel } = await import('../../site/model/siteModel.ts');
-    const { allPages, countPages } = await import('../../site/build/routes.ts');
+    const { allPages, countPages } = await import('../../site/routes/routes.ts');
     const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages() });
     expect(countPages(model)).toBe([...allPages(model)].length);
   });

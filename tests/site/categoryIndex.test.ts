@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Article, CategoryNode } from '../../site/core/types.ts';
+import type { Article, CategoryNode } from '../../shared/types.ts';
 import { buildCategoryIndex, placeArticle } from '../../site/model/categoryIndex.ts';
 
 const leaf = (key: string): CategoryNode => ({ key, slug: key.toLowerCase(), title: { en: key }, description: { en: key }, children: [] });

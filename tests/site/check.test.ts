@@ -5,11 +5,11 @@
 import { cp, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatProblem } from '../../site/core/errors.ts';
+import { formatProblem } from '../../shared/errors.ts';
 import { checkContent } from '../../site/content/check.ts';
 import { checkUiLocales } from '../../site/content/checkLocales.ts';
 import { jsonFieldLines } from '../../site/content/jsonLines.ts';
-import { LOCALES_DIR } from '../../site/core/paths.ts';
+import { LOCALES_DIR } from '../../shared/paths.ts';
 import { BUNDLED_CONTENT, fixtureCopy, tempDir } from './helpers.ts';
 
 describe('checkContent', () => {

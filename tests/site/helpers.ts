@@ -21,7 +21,7 @@ export async function fixtureCopy(files: Record<string, string> = {}): Promise<s
 /** Every problem loadContent reports for a content folder, formatted as the CLI prints them. */
 export async function contentProblems(dir: string): Promise<string[]> {
   const { loadContent } = await import('../../site/content/loadContent.ts');
-  const { ContentError, formatProblem } = await import('../../site/core/errors.ts');
+  const { ContentError, formatProblem } = await import('../../shared/errors.ts');
   try {
     await loadContent(dir);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTranslator } from '../../site/core/i18n.ts';
-import { loadMessages } from '../../site/core/loadMessages.ts';
+import { createTranslator } from '../../site/i18n/translator.ts';
+import { loadMessages } from '../../site/i18n/loadMessages.ts';
 
 describe('UI strings', () => {
   it('fills placeholders and picks the plural form the locale has', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDisplayFixes, slugify, toCamelCase, toTitleCase } from '../../site/model/names.ts';
+import { applyDisplayFixes, slugify, toCamelCase, toTitleCase } from '../../shared/names.ts';
 
 describe('toCamelCase', () => {
   it.each([

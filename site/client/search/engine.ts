@@ -1,5 +1,5 @@
 /**
- * Query the sharded search index (site/build/searchIndex.ts). A query reads
+ * Query the sharded search index (site/indexes/searchIndex.ts). A query reads
  * the manifest, at most MAX_BUCKETS trigram buckets, intersects their
  * postings, then reads record chunks from the newest candidates on until it
  * has a page of verified hits. Pure logic over an injected fetcher, so the

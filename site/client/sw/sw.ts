@@ -1,6 +1,6 @@
 /**
  * The service worker, /sw.js (bundled on its own by
- * site/build/serviceWorker.ts, which fills in the build hash and the
+ * site/assets/serviceWorker.ts, which fills in the build hash and the
  * offline page). Pages and page data come from the network first and fall
  * back to the copy kept when the visitor last opened them; hashed assets
  * come from the cache first. A new build's worker deletes older caches.

@@ -57,7 +57,7 @@ export function bucketOf(gram: string, buckets: number): number {
 }
 
 /**
- * The index as files (see site/build/searchIndex.ts):
+ * The index as files (see site/indexes/searchIndex.ts):
  * - search/manifest.json: SearchManifest, revalidated, names the folders;
  * - search/{id}/b/{bucket}.json: trigram → ordinals (first absolute, then gaps);
  * - search/{r[k]}/r/{chunk}.json: the records of ordinals chunk*c … chunk*c+c-1,

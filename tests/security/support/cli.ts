@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 export const FELT_BIN = path.join(REPO, 'bin', 'felt.js');
-const BUNDLE = path.join(REPO, 'build', 'felt.js');
+const BUNDLE = path.join(REPO, 'lib', 'felt.js');
 
 async function newestSource(dir: string): Promise<number> {
   let newest = 0;
@@ -25,8 +25,8 @@ async function newestSource(dir: string): Promise<number> {
 }
 
 export async function ensureCompiled(): Promise<void> {
-  const lock = path.join(REPO, 'build', '.security-compile.lock');
-  const stale = async () => !existsSync(BUNDLE) || (await stat(BUNDLE)).mtimeMs < Math.max(await newestSource(path.join(REPO, 'cli')), await newestSource(path.join(REPO, 'site')));
+  const lock = path.join(REPO, 'lib', '.security-compile.lock');
+  const stale = async () => !existsSync(BUNDLE) || (await stat(BUNDLE)).mtimeMs < Math.max(...(await Promise.all(['cli', 'shared', 'site'].map((dir) => newestSource(path.join(REPO, dir))))));
   if (!(await stale())) return;
   await mkdir(path.dirname(lock), { recursive: true });
   for (let i = 0; i < 600; i++) {

@@ -3,7 +3,7 @@
  * hold visible text: they call t(key). A key missing in a locale falls back
  * to English; `felt check` reports such gaps.
  */
-import type { ContentLocale, Localized, UiLocale } from './types.ts';
+import type { ContentLocale, Localized, UiLocale } from '../../shared/types.ts';
 
 export type Messages = Record<string, string>;
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FeltError } from './errors.ts';
-import type { Messages } from './i18n.ts';
-import { LOCALES_DIR } from './paths.ts';
-import { UI_LOCALES, type UiLocale } from './types.ts';
+import { FeltError } from '../../shared/errors.ts';
+import type { Messages } from './translator.ts';
+import { LOCALES_DIR } from '../../shared/paths.ts';
+import { UI_LOCALES, type UiLocale } from '../../shared/types.ts';
 
 /** Reads locales/{en,tr,ru,ko}.json; English must exist, the others fall back to it. */
 export async function loadMessages(dir = LOCALES_DIR): Promise<Record<UiLocale, Messages>> {

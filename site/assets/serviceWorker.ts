@@ -4,9 +4,9 @@
  */
 import { build } from 'esbuild';
 import path from 'node:path';
-import { CLIENT_DIR } from '../core/paths.ts';
-import { FeltError } from '../core/errors.ts';
-import { escapeHtml } from './document.ts';
+import { CLIENT_DIR } from '../../shared/paths.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { escapeHtml } from '../render/document.ts';
 
 export interface OfflinePage {
   lang: string;

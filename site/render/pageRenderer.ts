@@ -3,8 +3,8 @@
  * Everything it needs arrives as a plain-JSON RenderSetup, so the same code
  * runs on the main thread and in render workers.
  */
-import { createTranslator, type Messages } from '../core/i18n.ts';
-import type { CategoryNode, SiteSettings, UiLocale } from '../core/types.ts';
+import { createTranslator, type Messages } from '../i18n/translator.ts';
+import type { CategoryNode, SiteSettings, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { outputFileFor, pageDataPathFor } from '../model/urls.ts';
 import { SPECIAL_FILES, type PageSpec } from '../pages/types.ts';

@@ -6,9 +6,9 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../core/paths.ts';
-import { FeltError } from '../core/errors.ts';
-import { feltCodeVersion } from '../core/codeVersion.ts';
+import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../../shared/paths.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { feltCodeVersion } from '../build/codeVersion.ts';
 
 export interface BuiltAssets {
   js: string;
@@ -51,7 +51,7 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
 function assetSourcesKey(): string {
   // felt's own code too: the bundling options live in this file.
   const hash = createHash('sha256').update(feltCodeVersion());
-  const folders = [CLIENT_DIR, path.join(FELT_ROOT, 'site', 'islands'), STYLES_DIR, path.join(FELT_ROOT, 'site', 'core'), path.join(FELT_ROOT, 'site', 'model')];
+  const folders = [CLIENT_DIR, path.join(FELT_ROOT, 'site', 'islands'), STYLES_DIR, path.join(FELT_ROOT, 'site', 'i18n'), path.join(FELT_ROOT, 'site', 'model'), path.join(FELT_ROOT, 'shared')];
   for (const folder of folders) {
     for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
       if (!entry.isFile()) continue;

@@ -1,19 +1,19 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { FELT_ROOT } from './paths.ts';
+import { FELT_ROOT } from '../../shared/paths.ts';
 
 /**
  * The version of felt's own code: the compiled bundle when felt runs from it,
- * otherwise the sources of site/ (tests run those). Any change to either
+ * otherwise the sources of shared/ and site/ (tests run those). Any change to either
  * invalidates every cached page.
  */
 let codeVersion: string | undefined;
 export function feltCodeVersion(): string {
   if (codeVersion) return codeVersion;
   const hash = createHash('sha256');
-  const bundle = ['build/felt.js', 'build/render-worker.js'].map((f) => path.join(FELT_ROOT, f)).filter((f) => existsSync(f));
-  const files = bundle.length ? bundle : sourceFiles(path.join(FELT_ROOT, 'site'));
+  const bundle = ['lib/felt.js', 'lib/render-worker.js'].map((f) => path.join(FELT_ROOT, f)).filter((f) => existsSync(f));
+  const files = bundle.length ? bundle : ['shared', 'site'].flatMap((dir) => sourceFiles(path.join(FELT_ROOT, dir)));
   for (const file of [...files, path.join(FELT_ROOT, 'package-lock.json')]) {
     if (existsSync(file)) hash.update(file).update(readFileSync(file));
   }

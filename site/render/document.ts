@@ -3,7 +3,7 @@
  * shared shell, and the asset links. Assembled as a string: it is the same
  * frame for every page and needs no React.
  */
-import type { SiteSettings } from '../core/types.ts';
+import type { SiteSettings } from '../../shared/types.ts';
 import type { Head } from '../pages/types.ts';
 import type { Shell } from './renderPage.tsx';
 import { absoluteUrl, jsonLdFor, safeJsonForScript } from './seo.ts';

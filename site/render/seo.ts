@@ -2,8 +2,8 @@
  * Structured data and absolute URLs for the head of every page: JSON-LD
  * (schema.org), canonical links and hreflang alternates.
  */
-import { contentLangTag } from '../core/i18n.ts';
-import type { ContentLocale, SiteSettings } from '../core/types.ts';
+import { contentLangTag } from '../i18n/translator.ts';
+import type { ContentLocale, SiteSettings } from '../../shared/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { urls } from '../model/urls.ts';
 

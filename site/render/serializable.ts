@@ -1,4 +1,4 @@
-import { FeltError } from '../core/errors.ts';
+import { FeltError } from '../../shared/errors.ts';
 
 /**
  * Page data must survive JSON: a Date, a Map, a function or a cycle would be

@@ -3,7 +3,7 @@
  * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize,
  * with archive pages numbered from the oldest (model/pagination.ts).
  */
-import type { CategoryNode } from '../core/types.ts';
+import type { CategoryNode } from '../../shared/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import type { SiteModel } from '../model/siteModel.ts';

@@ -11,15 +11,15 @@
  * strings through the template key in build.ts). tests/site/incremental.test.ts
  * checks rebuilds against cold builds after each kind of change.
  */
-import { contentLangTag } from '../core/i18n.ts';
-import type { Article } from '../core/types.ts';
+import { contentLangTag } from '../i18n/translator.ts';
+import type { Article } from '../../shared/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { ArticleProps, PageSpec } from '../pages/types.ts';
-import { digest } from './buildCache.ts';
+import { digest } from '../build/buildCache.ts';
 import { home, type Draft } from './routeParts.ts';
-import { absoluteUrl, localeSiteUrl } from './seo.ts';
+import { absoluteUrl, localeSiteUrl } from '../render/seo.ts';
 
 export interface ArticleEntry {
   path: string;
