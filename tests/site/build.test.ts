@@ -87,8 +87,15 @@ describe('building the fixture site', () => {
   });
 
   it('writes page data for every page and the build hash in app-data.json', async () => {
-    const pages = routesOf(files).map((r) => (r === '/' ? 'index' : r.replace(/^\//, '').replace(/\.html$/, '')));
-    for (const page of pages) expect(files).toContain(`page-data/${page === '404' || page === '500' ? page : page}/page-data.json`);
+    // What the client runtime fetches for each page: /page-data/{route}/page-data.json, "index" for the
+    // home page and 404/500 for the error pages, each naming its own route.
+    const dataFile = (route: string) => `page-data/${route === '/' ? 'index' : route.slice(1).replace(/\.html$/, '')}/page-data.json`;
+    expect(dataFile('/')).toBe('page-data/index/page-data.json');
+    expect(dataFile('/404.html')).toBe('page-data/404/page-data.json');
+    for (const route of routesOf(files)) {
+      const data = JSON.parse(await read(dataFile(route)));
+      expect(data.path, route).toBe(route === '/' ? '/' : route.replace(/\.html$/, ''));
+    }
     const app = JSON.parse(await read('page-data/app-data.json'));
     expect(app.webpackCompilationHash).toMatch(/^[0-9a-f]{16}$/);
     const data = JSON.parse(await read('page-data/articles/first-steps/page-data.json'));

@@ -30,7 +30,11 @@ describe('checkContent', () => {
     const report = await checkContent({ contentDir: dir });
     const lines = report.problems.map(formatProblem);
     expect(report.ok).toBe(false);
-    expect(report.errors).toBe(report.problems.filter((p) => p.severity === 'error').length);
+    // The summary line an operator reads: five missing article fields and two settings problems.
+    expect(report).toMatchObject({ errors: 7, warnings: 0 });
+    expect(report.problems.map((p) => `${path.basename(p.file)} ${p.field}`).sort()).toEqual(
+      ['broken.md date', 'broken.md description', 'broken.md entities', 'broken.md locale', 'broken.md slug', 'site.json email', 'site.json home.pageSize'],
+    );
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:\d+ field "home\.pageSize": home\.pageSize must be a number/));
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:1 field "email": email is required/));
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "slug": slug is required/));
