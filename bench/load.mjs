@@ -17,10 +17,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
+import { ensureTools } from '../scripts/tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const felt = path.join(root, 'bin', 'felt.js');
+const autocannon = createRequire(path.join(ensureTools('load'), 'package.json'))('autocannon');
 const { values: flags } = parseArgs({
   options: {
     dir: { type: 'string' },

@@ -5,14 +5,25 @@
 // home, category, subcategory, article, authors, author, sitemap, 404) audits only those.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ensureTools } from './tools.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
 const only = process.argv.flatMap((arg, i) => (arg === '--page' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
 const outfile = path.join(root, 'lib', `audit-${process.pid}.mjs`);
-await build({ absWorkingDir: root, entryPoints: ['scripts/audit/run.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', jsx: 'automatic', logLevel: 'warning' });
+// Lighthouse and chrome-launcher come from the audit's own tools folder, by
+// absolute path; every other import resolves in felt's node_modules as usual.
+const tools = createRequire(path.join(ensureTools('audit'), 'package.json'));
+const fromTools = {
+  name: 'audit-tools',
+  setup(build) {
+    build.onResolve({ filter: /^(lighthouse|chrome-launcher)$/ }, (args) => ({ path: tools.resolve(args.path), external: true }));
+  },
+};
+await build({ absWorkingDir: root, entryPoints: ['scripts/audit/run.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', jsx: 'automatic', logLevel: 'warning', plugins: [fromTools] });
 try {
   const { runAudit, auditTable, auditDetails } = await import(pathToFileURL(outfile).href);
   const results = await runAudit(json ? undefined : (line) => process.stderr.write(`${line}\n`), only);
