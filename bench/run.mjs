@@ -7,7 +7,7 @@
 //   npm run bench -- --sizes 100000    felt alone at 100,000 (add --peers to include them)
 //   npm run bench -- --runs 3          more interleaved runs; the median is reported
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -2,7 +2,7 @@
 // article page loads before any interaction, and the worst compressed bytes
 // one search query fetches, using the browser's own search engine.
 import { build } from 'esbuild';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

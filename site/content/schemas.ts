@@ -16,6 +16,7 @@ const slug = z
  * surrogates (written as U+FFFD). The server-rendered text would then differ
  * from the page data and break hydration (issue 6).
  */
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const UNPRINTABLE = /[\u0000-\u0008\u000B-\u001F\u007F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const text = z

@@ -38,6 +38,7 @@ describe('build progress', () => {
     await wait(40);
     progress.update(500, 1000);
     progress.finish();
+    // eslint-disable-next-line no-control-regex -- no carriage return or ANSI escape reaches a log
     expect(out.text()).not.toMatch(/[\r\x1b]/);
     expect(out.text().trim().split('\n')).toHaveLength(2);
   });

@@ -29,6 +29,7 @@ describe('felt check', () => {
   it('passes the bundled content with exit code 0 and a summary', async () => {
     expect(await felt('check', '--content', BUNDLED_CONTENT)).toBe(0);
     expect(out.join('\n')).toMatch(/no errors: \d+ articles \(en_US \d+, ru_RU \d+, tr_TR \d+\), \d+ authors, 7 categories, \d+ UI strings/);
+    // eslint-disable-next-line no-control-regex -- asserts that no ANSI colour escape is printed
     expect(out.join('\n')).not.toMatch(/\x1b\[/);
   });
 
@@ -77,6 +78,7 @@ describe('help', () => {
         // --help ends through exitOverride
       }
       expect(text, command.name()).toMatch(/Examples:\n {2}\$ felt /);
+      // eslint-disable-next-line no-control-regex -- asserts that no ANSI colour escape is printed
       expect(text, command.name()).not.toMatch(/\x1b\[/);
     }
   });

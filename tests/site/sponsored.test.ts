@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPONSORED_HEADINGS, sanitizeAdHtml, sponsoredHeading, sponsoredHeadingIndex, sponsoredLinksFor, stableHash } from '../../site/render/sponsored.ts';
+import { sanitizeAdHtml, sponsoredHeading, sponsoredHeadingIndex, sponsoredLinksFor, stableHash } from '../../site/render/sponsored.ts';
 
 describe('sponsored heading', () => {
   it('gives each page path its own fixed phrase', () => {

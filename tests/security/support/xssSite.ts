@@ -34,6 +34,7 @@ const bodySafe = (payload: string) => payload.replace(/\0/g, '');
  * as U+FFFD there. Ad HTML and markdown bodies get them as they are.
  */
 export const fieldSafe = (payload: string) =>
+  // eslint-disable-next-line no-control-regex -- mirrors what the schema strips
   payload.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 function articleFile(n: number, payload: string): string {
