@@ -25,11 +25,11 @@ import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type
 import { commitIncremental, recoverCommit } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { renderRss, type FeedItem } from '../indexes/feeds.ts';
-import { FileSink } from './fileSink.ts';
+import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
 import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
 import { createPageKeyer } from './pageKey.ts';
 import { pageOutputPaths, type RenderSetup } from '../render/pageRenderer.ts';
-import { createRenderPool, defaultThreads, type RenderPool } from './renderPool.ts';
+import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntries } from '../routes/routes.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from '../indexes/searchIndex.ts';
@@ -53,6 +53,12 @@ export interface BuildOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+/** A build kept in memory (see buildSiteInMemory): nothing of outDir, threads or the caches applies. */
+export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
+
+/** Where writeSite puts files: a staging folder swapped in at the end, or memory. */
+type Target = { staging: string; sink: OutputSink; pool: PoolOutput } | { staging?: undefined; sink: MemorySink; pool: PoolOutput };
+
 export interface BuildResult {
   outDir: string;
   locale: ContentLocale;
@@ -68,20 +74,15 @@ export interface BuildResult {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  const messages = await loadMessages();
-  const contentDir = path.resolve(options.contentDir);
-  const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(contentDir), '.felt-cache', 'articles.json');
-  mark('start');
-  const content = await loadContent(contentDir, { cacheFile });
-  mark('load content');
-  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
-  mark('model');
+  const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
+  const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
   await recoverSwap(outDir);
   const recovered = recoverCommit(outDir);
   const staging = await createStaging(outDir);
   try {
-    const { finish, ...result } = await writeSite(model, outDir, staging, { ...options, incremental: options.incremental !== false && recovered });
+    const target: Target = { staging, sink: new FileSink(staging), pool: { dir: staging } };
+    const { finish, ...result } = await writeSite(model, outDir, target, { ...options, incremental: options.incremental !== false && recovered });
     mark('write');
     await finish();
     mark('commit');
@@ -90,6 +91,31 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * The whole site as files in memory, for tests that read pages without a
+ * folder: every page rendered on this thread, nothing read from or written to
+ * disk but the content. Output is byte-identical to buildSite's.
+ */
+export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<BuildResult & { files: ReadonlyMap<string, string | Uint8Array> }> {
+  const started = Date.now();
+  const model = await loadModel(options, undefined);
+  const sink = new MemorySink();
+  // A folder that is never created: the asset bundler names its files relative to it.
+  const virtualRoot = path.resolve('felt-in-memory');
+  const { finish: _unused, ...result } = await writeSite(model, virtualRoot, { sink, pool: { sink } }, { ...options, outDir: virtualRoot, incremental: false, threads: 1 });
+  return { outDir: virtualRoot, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started, files: sink.files };
+}
+
+async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefined): Promise<SiteModel> {
+  const messages = await loadMessages();
+  mark('start');
+  const content = await loadContent(path.resolve(options.contentDir), { cacheFile });
+  mark('load content');
+  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
+  mark('model');
+  return model;
 }
 
 function siteContext(model: SiteModel): SiteContextValue {
@@ -101,9 +127,9 @@ function siteContext(model: SiteModel): SiteContextValue {
  * Writes the site into `staging`: everything for a cold build, only what
  * changed for an incremental one. Returns how to put it in place.
  */
-async function writeSite(model: SiteModel, outDir: string, staging: string, options: BuildOptions) {
+async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions) {
   const { settings } = model.content;
-  const assets = await buildAssets(staging);
+  const assets = await buildAssets(target.staging ?? outDir);
   mark('assets');
   const compilationHash = shortHash(`${assets.js}|${assets.css}`);
   const header = headerProps(model, `/${SEARCH_MANIFEST}`);
@@ -126,15 +152,15 @@ async function writeSite(model: SiteModel, outDir: string, staging: string, opti
 
   // Reuse the previous build only when the same code made it from the same templates.
   const templateKey = digest(`${feltCodeVersion()}|${JSON.stringify(setup)}`);
-  const previous = options.incremental === false ? undefined : readManifest(outDir);
+  const previous = options.incremental === false || !target.staging ? undefined : readManifest(outDir);
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
   const manifest = newManifest(templateKey);
   const written: string[] = [];
 
-  const pages = await renderPages(model, staging, setup, reuse, manifest, written, options);
+  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, options);
   mark('pages');
 
-  const sink = new FileSink(staging);
+  const { sink, staging } = target;
   const writeOther = (file: string, contents: string | Uint8Array) => {
     const hash = digest(contents);
     manifest.others[file] = hash;
@@ -157,9 +183,11 @@ async function writeSite(model: SiteModel, outDir: string, staging: string, opti
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
   written.push(MANIFEST_FILE);
-  const finish = reuse
-    ? async () => commitIncremental(outDir, { staging, written, removed: removedFiles(reuse, manifest) })
-    : async () => swapIntoPlace(staging, outDir);
+  const finish = !staging
+    ? async () => undefined
+    : reuse
+      ? async () => commitIncremental(outDir, { staging, written, removed: removedFiles(reuse, manifest) })
+      : async () => swapIntoPlace(staging, outDir);
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
@@ -185,7 +213,7 @@ const INLINE_LIMIT = 300;
  */
 const EAGER_WORKER_PAGES = 2000;
 
-async function renderPages(model: SiteModel, staging: string, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
+async function renderPages(model: SiteModel, output: PoolOutput, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
   let count = 0;
@@ -195,15 +223,15 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, staging, { threads });
-  else if (threads > 1 && total >= EAGER_WORKER_PAGES) pool = createRenderPool(setup, staging, { threads, startWith: 1, growAfter: INLINE_LIMIT });
+  if (!reuse) pool = createRenderPool(setup, output, { threads });
+  else if (threads > 1 && total >= EAGER_WORKER_PAGES) pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT });
   const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
     if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, staging, { threads });
+    pool ??= createRenderPool(setup, output, { threads });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };
@@ -232,7 +260,7 @@ async function renderPages(model: SiteModel, staging: string, setup: RenderSetup
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
-    pool ??= createRenderPool(setup, staging, { threads: 1 });
+    pool ??= createRenderPool(setup, output, { threads: 1 });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     mark('find changed pages');
     await pool.finish();

@@ -8,7 +8,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export class FileSink {
+/** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
+export interface OutputSink {
+  write(relative: string, content: string | Uint8Array): void;
+}
+
+export class FileSink implements OutputSink {
   private readonly folders = new Set<string>();
   private readonly root: string;
 
@@ -25,5 +30,14 @@ export class FileSink {
       this.folders.add(folder);
     }
     writeFileSync(target, content);
+  }
+}
+
+/** Keeps every file in memory, keyed by its path relative to the site's root. */
+export class MemorySink implements OutputSink {
+  readonly files = new Map<string, string | Uint8Array>();
+
+  write(relative: string, content: string | Uint8Array): void {
+    this.files.set(relative, content);
   }
 }

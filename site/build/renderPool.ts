@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
-import { FileSink } from './fileSink.ts';
+import { FileSink, type OutputSink } from './fileSink.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
 
@@ -44,17 +44,21 @@ export interface PoolOptions {
   growAfter?: number;
 }
 
-export function createRenderPool(setup: RenderSetup, outDir: string, options: PoolOptions = {}): RenderPool {
+/** Render into a folder (on workers where they can run) or into a sink on this thread. */
+export type PoolOutput = { dir: string } | { sink: OutputSink };
+
+export function createRenderPool(setup: RenderSetup, output: PoolOutput, options: PoolOptions = {}): RenderPool {
+  if ('sink' in output) return inlinePool(setup, output.sink);
+  const outDir = output.dir;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
   const startWith = Math.min(threads, options.startWith ?? threads);
-  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, outDir);
+  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir));
   return workerPool(script, setup, outDir, { threads: Math.max(1, threads), startWith: Math.max(1, startWith), growAfter: options.growAfter ?? 0 });
 }
 
-function inlinePool(setup: RenderSetup, outDir: string): RenderPool {
+function inlinePool(setup: RenderSetup, sink: OutputSink): RenderPool {
   const render = createPageRenderer(setup);
-  const sink = new FileSink(outDir);
   return {
     threads: 1,
     async render(spec) {
