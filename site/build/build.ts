@@ -9,7 +9,6 @@
  */
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { contentLangTag } from '../i18n/translator.ts';
 import { loadMessages } from '../i18n/loadMessages.ts';
 import { mark } from './timings.ts';
 import { STATIC_DIR } from '../../shared/paths.ts';
@@ -24,7 +23,7 @@ import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
 import { commitIncremental, recoverCommit } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
-import { renderRss, type FeedItem } from '../indexes/feeds.ts';
+import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
 import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
 import { createPageKeyer } from './pageKey.ts';
@@ -176,7 +175,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   writeOther('sw.js', await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }));
   for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
   writeOther('robots.txt', robotsTxt(settings.url));
-  for (const feed of feeds(model)) writeOther(feed.path, feed.content);
+  for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
 
@@ -275,33 +274,6 @@ async function renderPages(model: SiteModel, output: PoolOutput, setup: RenderSe
 
 function lastModified(spec: PageSpec): string | undefined {
   return spec.kind === 'article' ? (spec.props.updated ?? spec.props.date) : undefined;
-}
-
-function* feeds(model: SiteModel): Generator<{ path: string; content: string }> {
-  const { t, pick } = model.translator;
-  const { settings, categories } = model.content;
-  const language = contentLangTag(model.locale);
-  const item = (id: string): FeedItem => {
-    const article = model.byId.get(id)!;
-    const placements = model.index.placements.get(id) ?? [];
-    return {
-      title: article.title,
-      url: absoluteUrl(settings, urls.article(article.slug)),
-      description: article.description,
-      date: article.date,
-      author: article.author,
-      categories: [...new Set(placements.map((p) => pick(p.category.title)))],
-    };
-  };
-  const base = { siteUrl: settings.url, language, now: model.now };
-  yield { path: 'feed.xml', content: renderRss({ ...base, title: t('feed.title', { site: settings.title }), description: pick(settings.tagline), feedUrl: absoluteUrl(settings, urls.feed()), items: model.articles.slice(0, 20).map((a) => item(a.id)) }) };
-  for (const category of categories) {
-    const ids = (model.index.byCategory.get(category.key) ?? []).slice(0, 20);
-    yield {
-      path: urls.categoryFeed(category.slug).slice(1),
-      content: renderRss({ ...base, title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }), description: pick(category.description), feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)), items: ids.map(item) }),
-    };
-  }
 }
 
 /** The logo under the brand's name, the favicon, and content/static/ (the operator's own files). */
