@@ -60,14 +60,10 @@ export interface DeployResult {
   dryRun: boolean;
 }
 
-// The same types and caching as `felt serve` (site/serve/headers.ts), so the
-// hosted site behaves as the one tested locally.
+// The same types (contentTypeFor) and caching as `felt serve`
+// (site/serve/headers.ts), so the hosted site behaves as the one tested locally.
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'public, max-age=0, must-revalidate';
-
-export function contentTypeOf(name: string): string {
-  return contentTypeFor(name);
-}
 
 export function cacheControlOf(name: string): string {
   return cacheControlFor(name);
@@ -116,13 +112,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const result: DeployResult = { bucket: bucket.location, upload: [], gzipped: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], dryRun: Boolean(options.dryRun) };
   const local = new Map<string, LocalFile>();
   for (const { name, file, size } of files) {
-    const entry: LocalFile = { file, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeOf(name), size) ? { encoding: 'gzip' as const } : {}) };
+    const entry: LocalFile = { file, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeFor(name), size) ? { encoding: 'gzip' as const } : {}) };
     local.set(name, entry);
     const current = remote.get(name);
     if (!current || !sameContent(current, entry)) {
       result.upload.push(name);
       if (entry.encoding) result.gzipped.push(name);
-    } else if (current.contentType !== contentTypeOf(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
+    } else if (current.contentType !== contentTypeFor(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
     else result.unchanged++;
   }
   for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
@@ -158,14 +154,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         const raw = await readFile(file);
         const data = encoding ? await gzip(raw, { level: 9 }) : raw;
         await bucket.write(name, data, {
-          contentType: contentTypeOf(name),
+          contentType: contentTypeFor(name),
           cacheControl: cacheControlOf(name),
           ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
           resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
         });
       }),
     ),
-    ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeOf(name), cacheControl: cacheControlOf(name) }))),
+    ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlOf(name) }))),
   ]);
   // After the uploads, so the pages they name are there.
   if (result.website && !result.website.error) {

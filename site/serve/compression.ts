@@ -5,9 +5,14 @@
  * serving, not on compressing the same bytes again.
  */
 import { readFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import Negotiator from 'negotiator';
 
-const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript|manifest\+json)|image\/svg\+xml)/;
+// Text, JavaScript, and JSON or XML in any dress (+json, +xml: web app
+// manifests, RSS and Atom feeds, SVG). Fonts, images and PDFs are compressed
+// already, or gain too little for the CPU.
+const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript)\b|[a-z]+\/[\w.-]+\+(json|xml)\b)/i;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const MIN_BYTES = 512;
 
@@ -18,12 +23,24 @@ export function isCompressible(contentType: string, size: number): boolean {
   return size >= MIN_BYTES && COMPRESSIBLE.test(contentType);
 }
 
-export function pickEncoding(acceptEncoding: string | undefined, contentType: string, size: number): Encoding | undefined {
-  if (!acceptEncoding || !isCompressible(contentType, size)) return undefined;
-  const accepted = new Set(acceptEncoding.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase()).filter((part) => !/q=0(\.0*)?$/.test(part)));
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return undefined;
+// negotiator 1.x breaks ties in q by `preferred`; @types/negotiator (0.6) does not describe the option yet.
+interface EncodingNegotiator {
+  encoding(available: readonly string[], options?: { preferred: readonly string[] }): string | undefined;
+}
+
+/**
+ * The coding a response is sent in, as the request's Accept-Encoding allows
+ * (q-values, `*`, `identity;q=0`): `identity` for the bytes as they are, or
+ * undefined when the client refuses every coding on offer (406). Text goes
+ * brotli, then gzip, when the client likes them as well as anything else;
+ * other files go as they are unless the client refuses that.
+ */
+export function negotiateEncoding(headers: IncomingHttpHeaders, contentType: string, size: number): Encoding | 'identity' | undefined {
+  const negotiator = new Negotiator({ headers }) as unknown as EncodingNegotiator;
+  const chosen = isCompressible(contentType, size)
+    ? negotiator.encoding(['br', 'gzip', 'identity'], { preferred: ['br', 'gzip', 'identity'] })
+    : (negotiator.encoding(['identity']) ?? negotiator.encoding(['br', 'gzip'], { preferred: ['br', 'gzip'] }));
+  return chosen as Encoding | 'identity' | undefined;
 }
 
 export class CompressionCache {

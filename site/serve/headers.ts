@@ -1,28 +1,21 @@
-/** Content types, caching and security headers of `felt serve` (and `felt deploy`). */
+/** Content types, caching and security headers of `felt serve` and `felt deploy`. */
 import path from 'node:path';
+import mime from 'mime-types';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
+/**
+ * Where felt answers differently from the common table (mime-types, from
+ * mime-db). `.xml`: felt's sitemaps and feeds are UTF-8, and the table names
+ * no charset for application/xml; saying it keeps the type every bucket
+ * already holds, so a deploy does not patch them all.
+ */
+const FELT_TYPES: Record<string, string> = {
   '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
 };
 
+/** The Content-Type a file is served and deployed with: `; charset=utf-8` on text, octet-stream when nobody knows the extension. */
 export function contentTypeFor(file: string): string {
-  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const extension = path.extname(file).toLowerCase();
+  return FELT_TYPES[extension] ?? (mime.contentType(extension) || 'application/octet-stream');
 }
 
 /** Hashed files never change under their name; everything else is revalidated. */

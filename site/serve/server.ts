@@ -1,17 +1,20 @@
 /**
  * `felt serve`: a production-like static server for dist/ on 127.0.0.1.
  * Correct content types, the 404 page with status 404, caching and security
- * headers, ETags, HEAD, and never a file outside the site folder.
+ * headers, conditional requests (ETag, Last-Modified), content encoding as
+ * the client accepts it, HEAD, and never a file outside the site folder.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
 import { FeltError } from '../../shared/errors.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
-import { CompressionCache, pickEncoding } from './compression.ts';
+import { CompressionCache, negotiateEncoding } from './compression.ts';
+import { isNotModified } from './conditional.ts';
 
 export interface ServeOptions {
   root: string;
@@ -60,11 +63,21 @@ export function createHandler(options: ServeOptions) {
     const found = await findFile(root, resolution.candidates);
     if (!found) return sendNotFound(root, request, response, compressed);
     const relative = path.relative(root, found.file);
+    const contentType = contentTypeFor(found.file);
+    response.setHeader('Vary', 'Accept-Encoding');
+    // Negotiated before the conditions: a response that would not be a 200 ignores them (RFC 9110, 13.2.1).
+    const encoding = negotiateEncoding(request.headers, contentType, found.info.size);
+    if (!encoding) {
+      response.writeHead(406, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not Acceptable\n');
+      return;
+    }
     const etag = `W/"${found.info.size.toString(16)}-${Math.floor(found.info.mtimeMs).toString(16)}"`;
+    const lastModified = found.info.mtime.toUTCString();
     response.setHeader('ETag', etag);
+    response.setHeader('Last-Modified', lastModified);
     response.setHeader('Cache-Control', cacheControlFor(relative));
-    response.setHeader('Content-Type', contentTypeFor(found.file));
-    if (request.headers['if-none-match'] === etag) {
+    response.setHeader('Content-Type', contentType);
+    if (isNotModified(request.headers, { etag, lastModified })) {
       response.writeHead(304).end();
       return;
     }
@@ -74,9 +87,7 @@ export function createHandler(options: ServeOptions) {
       response.end(request.method === 'HEAD' ? undefined : html);
       return;
     }
-    response.setHeader('Vary', 'Accept-Encoding');
-    const encoding = pickEncoding(request.headers['accept-encoding'], contentTypeFor(found.file), found.info.size);
-    if (encoding) {
+    if (encoding !== 'identity') {
       const body = await compressed.get(found.real, etag, encoding);
       response.writeHead(200, { 'Content-Encoding': encoding, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
@@ -88,18 +99,23 @@ export function createHandler(options: ServeOptions) {
       return;
     }
     response.writeHead(200);
-    createReadStream(found.real)
-      .on('error', () => response.destroy())
-      .pipe(response);
+    // pipeline, not pipe: when the visitor hangs up, the file is closed too
+    // (pipe would leave it open, one descriptor per abandoned download).
+    pipeline(createReadStream(found.real), response, () => {});
   };
 }
 
-/** The site's 404 page with status 404, compressed like any page (every mistyped URL gets it). */
+/**
+ * The site's 404 page with status 404, compressed like any page (every
+ * mistyped URL gets it). A client that refuses every coding gets it as it
+ * is: a 406 would hide that the page is missing.
+ */
 async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse, compressed: CompressionCache) {
   const file = path.join(root, '404.html');
   const info = await stat(file).catch(() => undefined);
   const type = 'text/html; charset=utf-8';
-  const encoding = info ? pickEncoding(request.headers['accept-encoding'], type, info.size) : undefined;
+  const negotiated = info ? negotiateEncoding(request.headers, type, info.size) : undefined;
+  const encoding = negotiated === 'identity' ? undefined : negotiated;
   const page = !info ? Buffer.from('Not Found\n') : encoding ? await compressed.get(file, `${info.size}-${info.mtimeMs}`, encoding) : await readFile(file);
   response.writeHead(404, { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}), 'Content-Length': page.length });
   response.end(request.method === 'HEAD' ? undefined : page);

@@ -218,6 +218,35 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(gcs.buckets.get('felt-site')!.get('index.html')!.data.toString()).toBe(page.replace('Home', 'Front page'));
   });
 
+  it("deploy gives the operator's own files (a PDF, fonts) and feeds their content types, and gzips only the text", async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(path.join(dist, 'fonts'), { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, 'rules.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(2000)]));
+    await writeFile(path.join(dist, 'fonts', 'brand.woff2'), randomBytes(2000));
+    await writeFile(path.join(dist, 'fonts', 'brand.woff'), randomBytes(2000));
+    await writeFile(path.join(dist, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?><urlset>${'<url><loc>https://example.com/a</loc></url>'.repeat(50)}</urlset>`);
+    await writeFile(path.join(dist, 'feed.atom'), `<?xml version="1.0" encoding="UTF-8"?><feed>${'<entry><title>Odds</title></entry>'.repeat(50)}</feed>`);
+    const result = await deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter });
+    expect(result.failed).toEqual([]);
+    expect(result.gzipped).toEqual(kind === 'gcs' ? ['feed.atom', 'sitemap.xml'] : []);
+    const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
+    const expected: Record<string, string> = {
+      'rules.pdf': 'application/pdf',
+      'fonts/brand.woff2': 'font/woff2',
+      'fonts/brand.woff': 'font/woff',
+      'sitemap.xml': 'application/xml; charset=utf-8',
+      'feed.atom': 'application/atom+xml',
+    };
+    for (const [name, type] of Object.entries(expected)) expect([name, (await site.stat(name))?.contentType]).toEqual([name, type]);
+    if (kind === 'local') return;
+    // What a browser gets from the bucket.
+    for (const [name, type] of Object.entries(expected)) {
+      const response = await fetch(`${gcs.url}/storage/v1/b/felt-site/o/${encodeURIComponent(name)}?alt=media`);
+      expect([name, response.headers.get('content-type')]).toEqual([name, type]);
+    }
+  });
+
   it(kind === 'gcs' ? "deploy sets the bucket's website pages when they differ, and only warns when it may not" : 'deploy leaves a folder bucket without website pages', async () => {
     const dist = path.join(fixture.root, 'dist');
     await mkdir(dist, { recursive: true });

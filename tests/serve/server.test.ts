@@ -1,10 +1,12 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
-import { FIXTURE_SITE, tempDir } from '../site/helpers.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 let server: RunningServer;
 let root: string;
@@ -24,10 +26,34 @@ function rawGet(pathname: string, method = 'GET'): Promise<{ status: number; hea
   });
 }
 
+/** A GET as curl would send it, with the given request headers; the body as it came over the wire. */
+function get(pathname: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    http
+      .request({ host: url.hostname, port: url.port, path: pathname, method, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
 beforeAll(async () => {
-  const dir = await tempDir();
+  // The operator's own files in content/static/: a PDF, fonts, a web app manifest.
+  const content = await fixtureCopy();
+  await mkdir(path.join(content, 'static', 'fonts'), { recursive: true });
+  await writeFile(path.join(content, 'static', 'rules.pdf'), '%PDF-1.4\n%%EOF\n');
+  await writeFile(path.join(content, 'static', 'fonts', 'brand.woff2'), 'wOF2');
+  await writeFile(path.join(content, 'static', 'fonts', 'brand.woff'), 'wOFF');
+  await writeFile(path.join(content, 'static', 'site.webmanifest'), '{"name":"felt"}');
+  const dir = path.dirname(content);
   root = path.join(dir, 'dist');
-  await buildSite({ contentDir: FIXTURE_SITE, outDir: root });
+  await buildSite({ contentDir: content, outDir: root });
+  // A download too large to go in one write: the server streams it.
+  await writeFile(path.join(root, 'big.bin'), Buffer.alloc(32 * 1024 * 1024, 1));
   // A secret next to the site that no request may read.
   await writeFile(path.join(dir, 'secret.txt'), 'TOP-SECRET');
   await mkdir(path.join(dir, 'dist-other'), { recursive: true });
@@ -55,6 +81,15 @@ describe('felt serve', () => {
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await rawGet('/sitemap.xml')).headers['content-type']).toBe('application/xml; charset=utf-8');
     expect((await rawGet('/icons/felt-logo-small.png')).headers['content-type']).toBe('image/png');
+  });
+
+  it("serves the operator's own files with their types, not application/octet-stream", async () => {
+    expect((await get('/rules.pdf')).headers['content-type']).toBe('application/pdf');
+    expect((await get('/fonts/brand.woff2')).headers['content-type']).toBe('font/woff2');
+    expect((await get('/fonts/brand.woff')).headers['content-type']).toBe('font/woff');
+    expect((await get('/site.webmanifest')).headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect((await get('/robots.txt')).headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect((await get('/big.bin', {}, 'HEAD')).headers['content-type']).toBe('application/octet-stream');
   });
 
   it('answers a missing page with the 404 page and status 404, HEAD included', async () => {
@@ -105,7 +140,6 @@ describe('felt serve', () => {
 
 describe('compression', () => {
   it('sends brotli or gzip as the browser asks, and the same bytes once decoded', async () => {
-    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
     const url = new URL(server.url);
     const get = (encoding: string, path = '/articles/first-steps') =>
       new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
@@ -131,6 +165,104 @@ describe('compression', () => {
     expect([missing.status, missing.headers['content-encoding'], missing.headers.vary]).toEqual([404, 'br', 'Accept-Encoding']);
     expect(brotliDecompressSync(missing.body).equals(missingPlain.body)).toBe(true);
     expect(missing.body.length).toBeLessThan(missingPlain.body.length / 2);
+  });
+});
+
+describe('content negotiation', () => {
+  const PAGE = '/articles/first-steps';
+  const encodingFor = async (acceptEncoding: string, pathname = PAGE) => {
+    const response = await get(pathname, { 'accept-encoding': acceptEncoding });
+    return [response.status, response.headers['content-encoding'] ?? 'identity'];
+  };
+
+  it.each([
+    ['br;q=0', 'identity'],
+    ['gzip, deflate, br;q=0', 'gzip'],
+    ['br;q=0.0, gzip', 'gzip'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['br, gzip;q=0', 'br'],
+    ['BR', 'br'],
+    ['*', 'br'],
+    ['*, br;q=0', 'gzip'],
+    ['*;q=0, gzip', 'gzip'],
+    ['deflate', 'identity'],
+    ['', 'identity'],
+  ])('Accept-Encoding: %j gets %s', async (acceptEncoding, expected) => {
+    expect(await encodingFor(acceptEncoding)).toEqual([200, expected]);
+  });
+
+  it('answers 406 when the client refuses every coding, and compresses even a small or binary file when it refuses only identity', async () => {
+    const refused = await get(PAGE, { 'accept-encoding': 'identity;q=0' });
+    expect([refused.status, refused.headers.vary, refused.headers.etag]).toEqual([406, 'Accept-Encoding', undefined]);
+    // Not a 200 without the condition, so not a 304 with it.
+    expect((await get(PAGE, { 'accept-encoding': 'identity;q=0', 'if-none-match': '*' })).status).toBe(406);
+    expect((await get(PAGE, { 'accept-encoding': '*;q=0' })).status).toBe(406);
+    expect((await get(PAGE, { 'accept-encoding': 'br;q=0, gzip;q=0, identity;q=0' })).status).toBe(406);
+    // A 20-byte PDF is not worth compressing, unless the client takes nothing else.
+    expect(await encodingFor('gzip', '/rules.pdf')).toEqual([200, 'identity']);
+    const pdf = await get('/rules.pdf', { 'accept-encoding': 'gzip, identity;q=0' });
+    expect([pdf.status, pdf.headers['content-encoding']]).toEqual([200, 'gzip']);
+    expect(gunzipSync(pdf.body).toString()).toBe('%PDF-1.4\n%%EOF\n');
+    // A missing page stays a 404: refusing every coding gets it as it is.
+    expect(await encodingFor('identity;q=0', '/articles/no-such-article')).toEqual([404, 'identity']);
+  });
+});
+
+describe('conditional requests', () => {
+  const PAGE = '/articles/first-steps';
+
+  it('answers 304 to a matching tag in any form If-None-Match allows, and 200 to anything else', async () => {
+    const first = await get(PAGE);
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    const strong = etag.slice(2);
+    const forms = [etag, strong, `"stale-1", ${etag}`, `"stale-1",${strong}`, '*'];
+    const answers = [];
+    for (const ifNoneMatch of forms) answers.push([ifNoneMatch, (await get(PAGE, { 'if-none-match': ifNoneMatch })).status]);
+    expect(answers).toEqual(forms.map((ifNoneMatch) => [ifNoneMatch, 304]));
+    expect((await get(PAGE, { 'if-none-match': '"stale-1", W/"stale-2"' })).status).toBe(200);
+    // A 304 carries no body, and the validators and Vary the 200 would have.
+    const notModified = await get(PAGE, { 'if-none-match': etag });
+    expect([notModified.body.length, notModified.headers.etag, notModified.headers['last-modified'], notModified.headers.vary]).toEqual([0, etag, first.headers['last-modified'], 'Accept-Encoding']);
+    expect((await get(PAGE, { 'if-none-match': '*' }, 'HEAD')).status).toBe(304);
+    // What Node's fetch sends with a conditional request: the origin still answers 304.
+    expect((await get(PAGE, { 'if-none-match': etag, 'cache-control': 'no-cache', pragma: 'no-cache' })).status).toBe(304);
+  });
+
+  it('answers If-Modified-Since by the Last-Modified date, If-None-Match first', async () => {
+    const first = await get(PAGE);
+    const lastModified = first.headers['last-modified']!;
+    expect(new Date(lastModified).getTime()).toBeGreaterThan(0);
+    expect((await get(PAGE, { 'if-modified-since': lastModified })).status).toBe(304);
+    expect((await get(PAGE, { 'if-modified-since': new Date(Date.parse(lastModified) + 60_000).toUTCString() })).status).toBe(304);
+    expect((await get(PAGE, { 'if-modified-since': new Date(Date.parse(lastModified) - 60_000).toUTCString() })).status).toBe(200);
+    expect((await get(PAGE, { 'if-modified-since': lastModified, 'if-none-match': '"stale-1"' })).status).toBe(200);
+  });
+});
+
+describe('abandoned downloads', () => {
+  const openDescriptors = async () => (await readdir('/proc/self/fd')).length;
+
+  it('closes the file when the visitor hangs up mid-download', async () => {
+    const before = await openDescriptors();
+    const url = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      // agent: false, so no kept-alive socket is left behind to count.
+      const request = http.get({ host: url.hostname, port: url.port, path: '/big.bin', agent: false }, (response) => {
+        expect(response.headers['content-length']).toBe(String(32 * 1024 * 1024));
+        response.once('data', () => {
+          request.destroy();
+          resolve();
+        });
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    });
+    let now = await openDescriptors();
+    for (let waited = 0; now > before && waited < 2000; waited += 50) {
+      await sleep(50);
+      now = await openDescriptors();
+    }
+    expect(now).toBeLessThanOrEqual(before);
   });
 });
 
