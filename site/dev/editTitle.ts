@@ -3,8 +3,9 @@
  * article's frontmatter, keeping every other byte of the file. Line breaks are
  * stripped and the value trimmed (SPEC section 5).
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
@@ -36,8 +37,6 @@ export async function saveArticleTitle(contentDir: string, locale: ContentLocale
   const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, replaceTitle(source, title));
-  await rename(temporary, file);
+  await writeFileAtomic(file, replaceTitle(source, title));
   return file;
 }
