@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
+import { scanFrontmatter } from '../content/frontmatter.ts';
 
 export function cleanTitle(value: string): string {
   return value.replace(/[\r\n]+/g, ' ').trim();
@@ -16,11 +17,14 @@ export function cleanTitle(value: string): string {
 
 /** Replaces the top-level `title:` entry (and any continuation lines of a folded value). */
 export function replaceTitle(source: string, title: string): string {
+  const block = scanFrontmatter(source);
+  if (!block) throw new FeltError('NO_FRONTMATTER', 'the file has no frontmatter between --- lines');
+  const titleLine = block.keys.get('title');
+  if (titleLine === undefined) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
+  // Line numbers count from 1, the array from 0.
   const lines = source.split('\n');
-  if (lines[0]?.trim() !== '---') throw new FeltError('NO_FRONTMATTER', 'the file does not start with frontmatter');
-  const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
-  const at = lines.findIndex((line, i) => i > 0 && i < end && /^title\s*:/.test(line));
-  if (end < 0 || at < 0) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
+  const end = block.closeLine - 1;
+  const at = titleLine - 1;
   let next = at + 1;
   while (next < end && /^\s+\S/.test(lines[next]!)) next++;
   const eol = lines[at]!.endsWith('\r') ? '\r' : '';
