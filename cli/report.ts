@@ -2,7 +2,8 @@
  * How long work reports itself: a progress bar on a terminal, one plain line
  * per item when the output is not a terminal (CI logs), and nothing but one
  * JSON document on stdout with --json, for scripts. Everything printed goes
- * through redactSecrets. `felt build` can reuse it: createReporter({ json }).
+ * through redactSecrets. This is felt's one progress display: publish, pull,
+ * deploy and generate tick it per item, `felt build` updates it with counts.
  */
 import type { Writable } from 'node:stream';
 import { redactSecrets } from './secrets.ts';
@@ -22,9 +23,19 @@ export interface ReporterOptions {
 export interface Progress {
   /** One item finished; `line` is what a log shows for it. */
   tick(line?: string): void;
+  /** Work counted rather than itemised (pages rendered): the bar shows `done` of `total`, a log gets the bar as a line. */
+  update(done: number, total: number): void;
   /** A note about an item that does not advance the count (a retry, a re-ask). */
   note(line: string): void;
+  /** Clears the bar; nothing is drawn after it. */
   done(): void;
+}
+
+export interface ProgressOptions {
+  /** Draw the bar only once the work has taken this long: short work prints nothing (item lines of a log still do). */
+  delayMs?: number;
+  /** Shown in place of the bar while the total is not known yet (0). */
+  waiting?: string;
 }
 
 export interface Reporter {
@@ -33,7 +44,7 @@ export interface Reporter {
   print(line: string): void;
   /** A side note (warnings, hints): stderr, not in --json. */
   note(line: string): void;
-  progress(label: string, total: number): Progress;
+  progress(label: string, total: number, options?: ProgressOptions): Progress;
   /** The machine-readable result: printed only in --json mode. */
   json(value: unknown): void;
 }
@@ -62,34 +73,57 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
     json(value) {
       if (mode === 'json') write(stdout, `${JSON.stringify(value, null, 2)}\n`);
     },
-    progress(label, total) {
+    progress(label, total, options = {}) {
       let count = 0;
       let drawn = false;
-      const draw = () => {
-        if (mode !== 'tty') return;
+      let finished = false;
+      // With a delay, the bar waits for the timer; without one it is drawn at once.
+      let visible = !options.delayMs;
+      const line = () => {
+        if (!total && options.waiting) return options.waiting;
         const filled = total ? Math.round((count / total) * BAR_WIDTH) : BAR_WIDTH;
-        write(stderr, `\r${label} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${count}/${total}`);
+        return `${label} [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${count}/${total}`;
+      };
+      const draw = () => {
+        if (!visible || finished || mode !== 'tty') return;
+        write(stderr, `\r\x1b[2K${line()}`);
         drawn = true;
       };
       clearBar = () => {
         if (drawn) write(stderr, '\r\x1b[2K');
         drawn = false;
       };
+      const timer = options.delayMs
+        ? setTimeout(() => {
+            visible = true;
+            if (mode === 'plain') write(stderr, `${line()}\n`);
+            draw();
+          }, options.delayMs)
+        : undefined;
+      timer?.unref();
       draw();
       return {
-        tick(line) {
+        tick(itemLine) {
           count++;
-          if (mode === 'plain') write(stderr, `[${count}/${total}] ${line ?? label}\n`);
+          if (mode === 'plain' && !finished) write(stderr, `[${count}/${total}] ${itemLine ?? label}\n`);
           draw();
         },
-        note(line) {
+        update(done, newTotal) {
+          count = done;
+          total = newTotal;
+          if (mode === 'plain' && visible && !finished) write(stderr, `${line()}\n`);
+          draw();
+        },
+        note(noteLine) {
           if (mode === 'json') return;
           clearBar();
-          write(stderr, `${line}\n`);
+          write(stderr, `${noteLine}\n`);
           draw();
         },
         done() {
+          clearTimeout(timer);
           clearBar();
+          finished = true;
           clearBar = () => {};
         },
       };

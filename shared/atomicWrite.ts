@@ -1,29 +1,43 @@
 /**
- * Writes a file so that a reader sees either the old content or the new one,
- * never half of it: the data goes to a temporary file in the same folder,
- * is flushed, and is renamed over the target (rename is atomic on one file
- * system). A crash leaves at most a stray ".felt-tmp" file, never a torn one.
+ * The one way felt replaces a file in place: a reader sees either the old
+ * content or the new one, never half of it. The data goes to a temporary file
+ * in the same folder, is flushed to disk, and is renamed over the target
+ * (rename is atomic on one file system). A crash leaves at most a stray
+ * ".felt-tmp-" file, never a torn one; a failed write leaves nothing.
+ *
+ * Two variants, one behaviour: async for the CLI's I/O, sync for the code
+ * that writes synchronously on purpose (the commit journal, caches written
+ * once at the end of a build).
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
+/** Starts every temporary name, so a pull can clean up what a killed writer left. */
 export const TEMP_MARK = '.felt-tmp-';
+
+/**
+ * A temporary name next to `file` that no other writer uses: the process id
+ * tells processes apart, the random part tells apart writers in one process
+ * (concurrent requests, worker threads). It ends in .tmp, not in the target's
+ * extension: a process killed before the rename must not leave a stray "….md"
+ * that content loading or a pull would take for an article (issue 6).
+ */
+function temporaryName(file: string): string {
+  return path.join(path.dirname(file), `${TEMP_MARK}${process.pid}-${randomBytes(6).toString('hex')}-${path.basename(file)}.tmp`);
+}
 
 /**
  * `beforeRename`, when given, runs once the data is safely in the temporary
  * file and before it takes the target's name (it gets the temporary path):
  * whatever it writes exists before the target does.
  */
-export async function writeFileAtomic(file: string, data: Buffer | string, beforeRename?: (temp: string) => Promise<void>): Promise<void> {
-  const dir = path.dirname(file);
-  await mkdir(dir, { recursive: true });
-  // The temporary name ends in .tmp, not in the target's extension: a process
-  // killed before the rename must not leave a stray "….md" that content
-  // loading or a pull would take for an article (issue 6).
-  const temp = path.join(dir, `${TEMP_MARK}${randomBytes(6).toString('hex')}-${path.basename(file)}.tmp`);
-  const handle = await open(temp, 'w');
+export async function writeFileAtomic(file: string, data: Uint8Array | string, beforeRename?: (temp: string) => Promise<void>): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = temporaryName(file);
   try {
+    const handle = await open(temp, 'w');
     try {
       await handle.writeFile(data);
       await handle.sync();
@@ -35,6 +49,25 @@ export async function writeFileAtomic(file: string, data: Buffer | string, befor
   } catch (error) {
     // A full disk or a failed rename leaves nothing behind either.
     await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** writeFileAtomic for synchronous callers. */
+export function writeFileAtomicSync(file: string, data: Uint8Array | string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const temp = temporaryName(file);
+  try {
+    const fd = openSync(temp, 'w');
+    try {
+      writeFileSync(fd, data);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
     throw error;
   }
 }

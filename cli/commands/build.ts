@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { buildSite } from '../../site/build/build.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
+import { createReporter } from '../report.ts';
 
 export interface BuildFlags {
   content: string;
@@ -53,40 +55,13 @@ Examples:
 }
 
 /**
- * Progress for builds that take more than a second (a small site finishes
- * before anything is drawn): a bar redrawn in place on a terminal, a plain
- * line per update in CI logs, nothing with --json.
+ * The build's progress, on felt's one progress display (cli/report.ts):
+ * only for builds that take more than a second (a small site finishes before
+ * anything is drawn), a bar redrawn in place on a terminal, a plain line per
+ * update in CI logs, nothing with --json.
  */
-export function delayedProgress(mode: 'tty' | 'plain' | 'off', delayMs = 1000, stream: NodeJS.WritableStream = process.stderr) {
-  let done = 0;
-  let total = 0;
-  let shown = false;
-  let finished = false;
-  const line = () => {
-    if (!total) return 'building: loading content, bundling scripts and styles…';
-    const filled = Math.round((done / total) * 24);
-    return `building pages [${'#'.repeat(filled)}${'.'.repeat(24 - filled)}] ${done}/${total}`;
-  };
-  const draw = () => {
-    if (mode === 'tty') stream.write(`\r\x1b[2K${line()}`);
-    else if (mode === 'plain') stream.write(`${line()}\n`);
-  };
-  const timer = setTimeout(() => {
-    shown = true;
-    draw();
-  }, delayMs);
-  timer.unref();
-  return {
-    update(pagesDone: number, pagesTotal: number) {
-      done = pagesDone;
-      total = pagesTotal;
-      if (shown && !finished) draw();
-    },
-    finish() {
-      if (finished) return;
-      finished = true;
-      clearTimeout(timer);
-      if (shown && mode === 'tty') stream.write('\r\x1b[2K');
-    },
-  };
+export function delayedProgress(mode: 'tty' | 'plain' | 'off', delayMs = 1000, stream: Writable = process.stderr) {
+  const reporter = createReporter({ json: mode === 'off', tty: mode === 'tty', stderr: stream });
+  const progress = reporter.progress('building pages', 0, { delayMs, waiting: 'building: loading content, bundling scripts and styles…' });
+  return { update: progress.update, finish: progress.done };
 }

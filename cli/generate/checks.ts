@@ -11,6 +11,7 @@ import { unified } from 'unified';
 import { parseArticle } from '../../site/content/parseArticle.ts';
 import { formatIssues } from '../../site/content/schemas.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
+import { countWords } from '../../shared/words.ts';
 import { answerSchema, articleFile, type Answer, type ArticleMeta } from './answer.ts';
 import type { Registry } from './registry.ts';
 import type { Slot } from './plan.ts';
@@ -46,7 +47,7 @@ export function checkAnswer(raw: string, slot: Slot, meta: ArticleMeta, rules: L
     ...checkSlug(answer, registry),
     ...checkLanguage(answer, text, rules),
     ...checkSuffixes(answer, rules),
-    ...checkBody(nodes, text, rules),
+    ...checkBody(nodes, answer.body, rules),
     ...checkTitle(answer, registry),
   ];
   if (reasons.length) return { ok: false, reason: reasons.join('; ') };
@@ -84,9 +85,10 @@ export function checkSuffixes(answer: Answer, rules: LocaleRules): string[] {
   return words.length ? [`words ending in ${rules.forbiddenSuffixes.map((s) => `-${s}`).join(' or ')} are not allowed: ${words.slice(0, 8).join(', ')}`] : [];
 }
 
-export function checkBody(nodes: MdNode[], text: string, rules: LocaleRules): string[] {
+/** `body` is the answer's markdown: counted as the site counts the article's words, so an accepted article shows the length checked here. */
+export function checkBody(nodes: MdNode[], body: string, rules: LocaleRules): string[] {
   const reasons: string[] = [];
-  const words = text.split(/\s+/).filter(Boolean).length;
+  const words = countWords(body);
   if (words < rules.minWords) reasons.push(`the body has ${words} words; write at least ${rules.minWords}`);
   if (words > rules.maxWords) reasons.push(`the body has ${words} words; write at most ${rules.maxWords}`);
   const sections = nodes.filter((n) => n.type === 'heading' && n.depth === 2).length;

@@ -4,9 +4,10 @@
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../../shared/paths.ts';
+import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
 
@@ -38,10 +39,8 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
   }
   const built = await bundleAssets(outDir);
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
     const data = { ...built, files: built.files.map((f) => ({ path: f.path, contents: Buffer.from(f.contents).toString('base64') })) };
-    writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(data));
-    renameSync(`${file}.${process.pid}.tmp`, file);
+    writeFileAtomicSync(file, JSON.stringify(data));
   } catch {
     // A read-only install still builds; it just bundles every time.
   }

@@ -8,8 +8,9 @@
  * restartable: if the process dies midway, the next build finishes it before
  * doing anything else, so the site never stays half-updated.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 
 export const JOURNAL_FILE = '.felt/commit.json';
 
@@ -21,14 +22,9 @@ export interface CommitPlan {
   removed: string[];
 }
 
-function writeAtomically(file: string, content: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, content);
-  renameSync(`${file}.tmp`, file);
-}
-
 export function commitIncremental(outDir: string, plan: CommitPlan): void {
-  writeAtomically(path.join(outDir, JOURNAL_FILE), JSON.stringify(plan));
+  // Synchronous like the rest of the commit, and flushed: the journal must be on disk before the first file moves.
+  writeFileAtomicSync(path.join(outDir, JOURNAL_FILE), JSON.stringify(plan));
   applyCommit(outDir, plan);
 }
 

@@ -4,8 +4,8 @@
  * only the files that changed. Only valid articles are remembered, and the
  * cache is dropped whenever felt's code changes.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import type { Article } from '../../shared/types.ts';
 
 interface Entry {
@@ -59,9 +59,6 @@ export class ArticleCache {
   save(): void {
     if (!this.changed && this.next.size === this.entries.size) return;
     const data: CacheFile = { version: this.version, entries: Object.fromEntries(this.next) };
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(data));
-    renameSync(temporary, this.file);
+    writeFileAtomicSync(this.file, JSON.stringify(data));
   }
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
 import { checkUiLocales } from './checkLocales.ts';
+import { scanFrontmatter } from './frontmatter.ts';
 import { jsonFieldLines, lineOfField } from './jsonLines.ts';
 import { displayPath, loadContent } from './loadContent.ts';
 
@@ -72,7 +73,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
 async function addLines(problems: Problem[]): Promise<Problem[]> {
   const cache = new Map<string, Map<string, number> | undefined>();
   const linesOf = async (file: string) => {
-    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => (file.endsWith('.json') ? jsonFieldLines(text) : frontmatterLines(text)), () => undefined));
+    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => (file.endsWith('.json') ? jsonFieldLines(text) : (scanFrontmatter(text)?.keys ?? new Map())), () => undefined));
     return cache.get(file);
   };
   const result: Problem[] = [];
@@ -85,18 +86,6 @@ async function addLines(problems: Problem[]): Promise<Problem[]> {
     result.push({ ...problem, line: lines ? (lineOfField(lines, problem.field) ?? 1) : undefined });
   }
   return result;
-}
-
-/** Top-level frontmatter keys of a markdown file and their lines. */
-function frontmatterLines(text: string): Map<string, number> {
-  const lines = new Map<string, number>();
-  const all = text.split('\n');
-  if (all[0]?.trim() !== '---') return lines;
-  for (let i = 1; i < all.length && all[i]!.trim() !== '---'; i++) {
-    const key = /^([A-Za-z_][\w-]*)\s*:/.exec(all[i]!)?.[1];
-    if (key && !lines.has(key)) lines.set(key, i + 1);
-  }
-  return lines;
 }
 
 /** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */

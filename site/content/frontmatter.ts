@@ -42,13 +42,42 @@ export function splitFrontmatter(source: string): SplitFile {
   const text = normaliseSource(source);
   const parsed = matter(text, OPTIONS as never);
   const data = (parsed.data ?? {}) as Record<string, unknown>;
-  const lines = new Map<string, number>();
-  // Only the frontmatter is scanned for key lines, never the whole body.
-  const close = text.startsWith('---\n') ? text.indexOf('\n---', 3) : -1;
-  const head = close > 0 ? text.slice(0, close).split('\n') : [];
-  for (let i = 1; i < head.length; i++) {
-    const key = /^([A-Za-z_][\w-]*)\s*:/.exec(head[i]!)?.[1];
-    if (key && !lines.has(key)) lines.set(key, i + 1);
+  const block = scanFrontmatter(text);
+  return { data, body: parsed.content, lines: block?.keys ?? new Map(), bodyLine: block ? block.closeLine + 1 : 1 };
+}
+
+export interface FrontmatterLines {
+  /** Line of the closing `---` fence (1-based, as editors count); the body starts on the next one. */
+  closeLine: number;
+  /** Line of each top-level key (the first, if a key repeats). */
+  keys: Map<string, number>;
+}
+
+/** A top-level key: at the start of a line, no indent. */
+const KEY = /([A-Za-z_][\w-]*)[^\S\n]*:/y;
+
+/**
+ * The one scanner of frontmatter lines: where the block ends and on which
+ * line each top-level key sits, for error messages (parseArticle, felt check)
+ * and for editing a key in place (the dev title editor). The fences are found
+ * the way gray-matter finds them, so every line it names is in the block the
+ * parser read: the file starts with `---` (not `----`), and the block ends at
+ * the next line starting with `---`. Works on raw text (a byte-order mark,
+ * CRLF line ends) and reads no further than the closing fence: the body,
+ * most of the file, is never scanned. Undefined when the file has no
+ * frontmatter or it never closes.
+ */
+export function scanFrontmatter(text: string): FrontmatterLines | undefined {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!text.startsWith('---', start) || text[start + 3] === '-') return undefined;
+  const keys = new Map<string, number>();
+  let line = 1;
+  for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', end + 1)) {
+    line++;
+    if (text.startsWith('---', end + 1)) return { closeLine: line, keys };
+    KEY.lastIndex = end + 1;
+    const key = KEY.exec(text)?.[1];
+    if (key && !keys.has(key)) keys.set(key, line);
   }
-  return { data, body: parsed.content, lines, bodyLine: head.length + 2 };
+  return undefined;
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import type { Article, ContentLocale } from '../../shared/types.ts';
-import { countWords } from '../render/markdown.ts';
+import { countWords } from '../../shared/words.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 import { CONTENT_PARSE, articleFrontmatterSchema, formatIssues } from './schemas.ts';
 

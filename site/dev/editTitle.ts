@@ -3,11 +3,13 @@
  * article's frontmatter, keeping every other byte of the file. Line breaks are
  * stripped and the value trimmed (SPEC section 5).
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
+import { scanFrontmatter } from '../content/frontmatter.ts';
 
 export function cleanTitle(value: string): string {
   return value.replace(/[\r\n]+/g, ' ').trim();
@@ -15,11 +17,14 @@ export function cleanTitle(value: string): string {
 
 /** Replaces the top-level `title:` entry (and any continuation lines of a folded value). */
 export function replaceTitle(source: string, title: string): string {
+  const block = scanFrontmatter(source);
+  if (!block) throw new FeltError('NO_FRONTMATTER', 'the file has no frontmatter between --- lines');
+  const titleLine = block.keys.get('title');
+  if (titleLine === undefined) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
+  // Line numbers count from 1, the array from 0.
   const lines = source.split('\n');
-  if (lines[0]?.trim() !== '---') throw new FeltError('NO_FRONTMATTER', 'the file does not start with frontmatter');
-  const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
-  const at = lines.findIndex((line, i) => i > 0 && i < end && /^title\s*:/.test(line));
-  if (end < 0 || at < 0) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
+  const end = block.closeLine - 1;
+  const at = titleLine - 1;
   let next = at + 1;
   while (next < end && /^\s+\S/.test(lines[next]!)) next++;
   const eol = lines[at]!.endsWith('\r') ? '\r' : '';
@@ -36,8 +41,6 @@ export async function saveArticleTitle(contentDir: string, locale: ContentLocale
   const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, replaceTitle(source, title));
-  await rename(temporary, file);
+  await writeFileAtomic(file, replaceTitle(source, title));
   return file;
 }

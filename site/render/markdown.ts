@@ -13,6 +13,7 @@
  */
 import MarkdownIt, { type Token } from 'markdown-it';
 import { slugify } from '../../shared/names.ts';
+import { countWords } from '../../shared/words.ts';
 
 export interface TocEntry {
   id: string;
@@ -82,31 +83,6 @@ export function renderMarkdown(source: string): RenderedMarkdown {
 /** Markdown rendered inline (no wrapping paragraph), for short fields. */
 export function renderInline(source: string): string {
   return md.renderInline(source);
-}
-
-/**
- * Words in a text: runs of letters or digits (apostrophes and hyphens inside
- * a word keep it whole). A character loop: the Unicode regex it replaces cost
- * a tenth of a large build.
- */
-export function countWords(text: string): number {
-  let words = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const letter = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe4f));
-    if (letter) {
-      if (!inWord) words++;
-      inWord = true;
-    } else if (inWord && (c === 39 || c === 0x2019 || c === 45) && i + 1 < text.length) {
-      // An apostrophe or hyphen between letters does not end the word.
-      const next = text.charCodeAt(i + 1);
-      inWord = (next >= 65 && next <= 90) || (next >= 97 && next <= 122) || next >= 0xc0;
-    } else {
-      inWord = false;
-    }
-  }
-  return words;
 }
 
 /** Minutes to read at 220 words a minute, never less than one. */

@@ -5,21 +5,12 @@
  * page path, so a page always shows the same one (SPEC section 1).
  */
 import sanitizeHtml from 'sanitize-html';
+import { fnv1a } from '../../shared/hash.ts';
 
 export const SPONSORED_HEADINGS = ['Sponsored Links', 'Partner Links', 'Recommended Sites', 'Related Resources'] as const;
 
-/** FNV-1a, 32 bit: tiny, stable across runs and platforms. */
-export function stableHash(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 export function sponsoredHeadingIndex(pagePath: string): number {
-  return stableHash(pagePath) % SPONSORED_HEADINGS.length;
+  return fnv1a(pagePath) % SPONSORED_HEADINGS.length;
 }
 
 export function sponsoredHeading(pagePath: string): string {

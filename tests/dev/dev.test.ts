@@ -2,10 +2,10 @@
  * felt dev: rebuilds what changed and reloads, shows errors as an overlay
  * while it keeps running, and saves an edited title to the markdown file.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replaceTitle } from '../../site/dev/editTitle.ts';
+import { replaceTitle, saveArticleTitle } from '../../site/dev/editTitle.ts';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
 import { launchChromium, type Browser } from '../support/chromium.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
@@ -98,6 +98,17 @@ describe('replacing a title', () => {
   it('strips line breaks, trims, quotes safely and keeps the rest of the file', () => {
     const source = '---\ntitle: >\n  Folded\n  title\nslug: x\n---\nBody\n';
     expect(replaceTitle(source, 'He said "hi": #1')).toBe('---\ntitle: "He said \\"hi\\": #1"\nslug: x\n---\nBody\n');
+  });
+
+  it('saves the same article from several requests at once: each succeeds and the file stays whole', async () => {
+    const folder = await fixtureCopy();
+    const titles = Array.from({ length: 8 }, (_, i) => `Table talk, take ${i + 1}`);
+    const saved = await Promise.allSettled(titles.map((title) => saveArticleTitle(folder, 'en_US', 'table-talk', title)));
+    expect(saved.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason))).toEqual([]);
+    const text = await readFile(path.join(folder, 'articles/en_US/table-talk.md'), 'utf8');
+    expect(titles.map((t) => `title: "${t}"`)).toContain(/^title: .*$/m.exec(text)?.[0]);
+    expect(text).toContain('Talk less, listen more.');
+    expect(await readdir(path.join(folder, 'articles/en_US'))).not.toContainEqual(expect.stringMatching(/\.tmp$/));
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, readingMinutes, renderMarkdown } from '../../site/render/markdown.ts';
+import { readingMinutes, renderMarkdown } from '../../site/render/markdown.ts';
+import { countWords } from '../../shared/words.ts';
 
 describe('markdown', () => {
   it('counts words in English, Russian and Turkish, keeping hyphenated and apostrophe words whole', () => {
@@ -7,6 +8,15 @@ describe('markdown', () => {
     expect(countWords('Управление банкроллом: основы и 3 правила')).toBe(6);
     expect(countWords('Kasa yönetiminin temelleri, şimdi öğrenin!')).toBe(5);
     expect(countWords('## Heading\n\n- one\n- two')).toBe(3);
+    expect(countWords('| Bet | Stake |\n|-----|-------|\n> **Win** – _all_')).toBe(4);
+  });
+
+  it('counts the words a link shows, not its address or title', () => {
+    expect(countWords('Read [the house rules](https://casino.example/rules_(2025) "House rules") first.')).toBe(5);
+    expect(countWords('![a chip](https://x.example/chip.png) and [a link](/articles/a-b-c)')).toBe(5);
+    // Not a link: the text stays words, and a "](" with no ")" on its line costs one look, not one per "](".
+    expect(countWords('[odd](bracket\nwords here')).toBe(4);
+    expect(countWords(`${'x](y '.repeat(50_000)}`)).toBe(100_000);
     expect(readingMinutes(0)).toBe(1);
     expect(readingMinutes(660)).toBe(3);
   });

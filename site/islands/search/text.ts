@@ -8,6 +8,8 @@
  * title: the index only needs the trigrams inside title tokens.
  */
 
+import { fnv1a } from '../../../shared/hash.ts';
+
 /** Results appear only when the query is longer than 2 characters (SPEC section 5). */
 export const SEARCH_MIN_CHARS = 3;
 
@@ -46,14 +48,9 @@ export function titleTrigrams(title: string): Set<string> {
   return set;
 }
 
-/** The bucket file a trigram lives in: FNV-1a over its UTF-16 code units. */
+/** The bucket file a trigram lives in. */
 export function bucketOf(gram: string, buckets: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < gram.length; i++) {
-    hash ^= gram.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % buckets;
+  return fnv1a(gram) % buckets;
 }
 
 /**
