@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
-import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { fixtureCopy } from '../site/helpers.ts';
 
 let server: RunningServer;
 let root: string;
