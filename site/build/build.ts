@@ -27,6 +27,8 @@ import { faviconIco } from '../assets/favicon.ts';
 import { renderRss, type FeedItem } from '../indexes/feeds.ts';
 import { FileSink } from './fileSink.ts';
 import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
+import { loadingContent, preparingOutput, writingSite } from './stages.ts';
+import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
 import { pageOutputPaths, type RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type RenderPool } from './renderPool.ts';
@@ -72,18 +74,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const contentDir = path.resolve(options.contentDir);
   const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(contentDir), '.felt-cache', 'articles.json');
   mark('start');
-  const content = await loadContent(contentDir, { cacheFile });
+  const content = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');
   const outDir = path.resolve(options.outDir);
-  await recoverSwap(outDir);
-  const recovered = recoverCommit(outDir);
-  const staging = await createStaging(outDir);
+  const { recovered, staging } = await duringStage(preparingOutput(outDir), async () => {
+    await recoverSwap(outDir);
+    const recovered = recoverCommit(outDir);
+    return { recovered, staging: await createStaging(outDir) };
+  });
   try {
-    const { finish, ...result } = await writeSite(model, outDir, staging, { ...options, incremental: options.incremental !== false && recovered });
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, staging, { ...options, incremental: options.incremental !== false && recovered }));
     mark('write');
-    await finish();
+    await duringStage(writingSite(outDir), finish);
     mark('commit');
     return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
   } catch (error) {

@@ -16,7 +16,7 @@ export function cleanTitle(value: string): string {
 /** Replaces the top-level `title:` entry (and any continuation lines of a folded value). */
 export function replaceTitle(source: string, title: string): string {
   const lines = source.split('\n');
-  if (lines[0]?.trim() !== '---') throw new FeltError('NO_FRONTMATTER', 'the file does not start with frontmatter');
+  if (lines[0]?.trim() !== '---') throw new FeltError('NO_TITLE_LINE', 'the file does not start with frontmatter');
   const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
   const at = lines.findIndex((line, i) => i > 0 && i < end && /^title\s*:/.test(line));
   if (end < 0 || at < 0) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
@@ -31,8 +31,8 @@ export function replaceTitle(source: string, title: string): string {
 export async function saveArticleTitle(contentDir: string, locale: ContentLocale, slug: string, rawTitle: string): Promise<string> {
   if (!SLUG_PATTERN.test(slug)) throw new FeltError('BAD_SLUG', `"${slug}" is not an article slug`);
   const title = cleanTitle(rawTitle);
-  if (!title) throw new FeltError('EMPTY_TITLE', 'a title cannot be empty', { field: 'title' });
-  if (title.length > 200) throw new FeltError('LONG_TITLE', 'a title must be at most 200 characters', { field: 'title' });
+  if (!title) throw new FeltError('TITLE_INVALID', 'a title cannot be empty', { field: 'title' });
+  if (title.length > 200) throw new FeltError('TITLE_INVALID', 'a title must be at most 200 characters', { field: 'title' });
   const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });
