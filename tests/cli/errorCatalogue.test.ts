@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
+import { redactSecrets } from '../../cli/secrets.ts';
 import { FeltError, errorCatalogue, isErrorCode } from '../../shared/errors.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
 import { writingSite } from '../../site/build/stages.ts';
@@ -114,8 +115,11 @@ async function echoingStorage(): Promise<{ url: string; close(): Promise<void> }
 }
 
 describe('secrets in a cause', () => {
+  const PASSWORD = 'hunter2-Pa55word';
   const KEY = 'AIzaSyA1234567890abcdefghijklmnop';
   it.each([
+    // The client sends the URL's password as "Authorization: Basic base64(user:password)", and the server quotes it back.
+    ['a password in the storage endpoint', (url: string) => url.replace('http://', `http://felt:${PASSWORD}@`), [PASSWORD, Buffer.from(`felt:${PASSWORD}`).toString('base64')]],
     ['an API key in the storage endpoint', (url: string) => `${url}/?key=${KEY}`, [KEY]],
   ])('%s is masked in the cause chain under FELT_DEBUG=1', async (_name, endpoint, secrets) => {
     const fixture = await makeFixture();
@@ -134,6 +138,10 @@ describe('secrets in a cause', () => {
     }
   });
 
+  it('leave prose that only looks like a credential scheme alone', () => {
+    expect(redactSecrets('Basic Strategies for Beginners, Bearer Bonds Explained', {})).toBe('Basic Strategies for Beginners, Bearer Bonds Explained');
+    expect(redactSecrets('Authorization: Basic dXNlcjpwYXNz', {})).toBe('Authorization: Basic ***');
+  });
 });
 
 describe('the render workers', () => {
