@@ -6,6 +6,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { ContentError, FeltError, describeError, formatProblem } from '../shared/errors.ts';
+import { environmentError } from '../shared/stageErrors.ts';
+import { causeChain } from './causeChain.ts';
 import { redactProcessOutput, redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerServe } from './commands/serve.ts';
@@ -65,27 +67,20 @@ function reportFailure(error: unknown): number {
   if (error instanceof ContentError) {
     for (const problem of error.problems) console.error(redactSecrets(formatProblem(problem)));
   }
-  if (error instanceof FeltError) {
-    console.error(`felt: ${redactSecrets(describeError(error))}`);
-    return 1;
-  }
-  const system = systemFailure(error);
-  if (system) {
-    console.error(`felt: ${redactSecrets(system)}`);
+  // A full disk or a refused permission that no stage boundary caught is still the machine's failure, not felt's.
+  const expected = error instanceof FeltError ? error : environmentError(error);
+  if (expected) {
+    console.error(`felt: ${redactSecrets(describeError(expected))}`);
+    printCauses(expected);
     return 1;
   }
   console.error(`felt: unexpected failure, please report it: ${redactSecrets(describeError(error))}`);
-  if (process.env.FELT_DEBUG && error instanceof Error) console.error(redactSecrets(error.stack ?? ''));
+  printCauses(error);
   return 70;
 }
 
-/** Failures of the machine rather than of felt: said plainly, with what to do. */
-function systemFailure(error: unknown): string | undefined {
-  const { code, path: file } = (error ?? {}) as NodeJS.ErrnoException;
-  const where = file ? ` while writing ${file}` : '';
-  if (code === 'ENOSPC') return `the disk is full${where}. Free some space and run the command again; nothing already in place was changed`;
-  if (code === 'EDQUOT') return `the disk quota is used up${where}. Free some space and run the command again`;
-  if (code === 'EACCES' || code === 'EPERM') return `permission denied${file ? ` on ${file}` : ''}. Check who owns the folder, or choose another with --out`;
-  if (code === 'EROFS') return `the file system is read-only${where}. Choose a writable folder`;
-  return undefined;
+/** FELT_DEBUG=1: the code, the stage and every cause under the one line, secrets masked. */
+function printCauses(error: unknown): void {
+  if (!process.env.FELT_DEBUG) return;
+  for (const line of causeChain(error)) console.error(redactSecrets(line));
 }

@@ -7,6 +7,18 @@ const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
 const KEY_SHAPES = [/sk-[A-Za-z0-9_-]{8,}/g, /AIza[0-9A-Za-z_-]{20,}/g, /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g];
 /** The password of a URL ("https://user:password@proxy/v1"), as in OPENAI_BASE_URL behind a proxy (issue 6). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]+@/gi;
+/**
+ * Credentials as an Authorization header carries them: a client sends a URL's
+ * password as "Basic base64(user:password)", and servers quote the header
+ * back in their error messages (issue 11).
+ */
+const AUTHORIZATION = /\b(Basic|Bearer) +([A-Za-z0-9+/._~-]{8,}=*)/g;
+
+/** Tells a credential from prose: "Basic Strategies" in an article title stays as it is. */
+function isCredential(scheme: string, token: string): boolean {
+  if (scheme === 'Basic') return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(Buffer.from(token, 'base64').toString('latin1'));
+  return /[0-9+/=._~-]/.test(token);
+}
 
 export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
   return Object.entries(env)
@@ -18,6 +30,7 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
   let out = text;
   for (const value of secretValues(env)) out = out.split(value).join('***');
   for (const shape of KEY_SHAPES) out = out.replace(shape, '***');
+  out = out.replace(AUTHORIZATION, (found, scheme: string, token: string) => (isCredential(scheme, token) ? `${scheme} ***` : found));
   return out.replace(URL_PASSWORD, '$1:***@');
 }
 

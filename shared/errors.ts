@@ -1,26 +1,47 @@
 /**
- * Errors that felt expects: bad content, bad flags, unreachable services.
- * Each carries a stable code, a plain message naming the file and field, and
- * a hint saying what to do. The CLI prints them as one line and exits non-zero;
- * anything that is not a FeltError is a bug and keeps its stack trace.
+ * Errors that felt expects: bad content, bad flags, unreachable services, a
+ * full disk. Each carries a code from the catalogue (shared/errorCatalogue.ts),
+ * a plain message naming the file and field, a hint saying what to do (the
+ * catalogue's unless the call site has a better one), and what caused it. The
+ * CLI prints them as one line and exits non-zero; anything that is not a
+ * FeltError is a bug and keeps its stack trace.
  */
+import { errorCatalogue, type ErrorCode } from './errorCatalogue.ts';
+
+export { errorCatalogue, isErrorCode, type ErrorCode } from './errorCatalogue.ts';
+
 export interface ProblemLocation {
   file?: string;
   line?: number;
   field?: string;
 }
 
+export interface FeltErrorOptions extends ProblemLocation {
+  /** Overrides the catalogue's hint for this code. */
+  hint?: string;
+  /** What felt was doing when a library or the OS failed (see shared/stageErrors.ts). */
+  stage?: string;
+  cause?: unknown;
+}
+
 export class FeltError extends Error {
-  readonly code: string;
-  readonly hint: string | undefined;
+  readonly code: ErrorCode;
+  readonly hint: string;
+  readonly stage: string | undefined;
   readonly location: ProblemLocation;
 
-  constructor(code: string, message: string, options: { hint?: string; cause?: unknown } & ProblemLocation = {}) {
+  constructor(code: ErrorCode, message: string, options: FeltErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'FeltError';
     this.code = code;
-    this.hint = options.hint;
+    this.hint = options.hint ?? errorCatalogue[code].hint;
+    this.stage = options.stage;
     this.location = { file: options.file, line: options.line, field: options.field };
+  }
+
+  /** What this kind of failure is, in general ("The disk is full"). */
+  get title(): string {
+    return errorCatalogue[this.code].title;
   }
 }
 
@@ -48,9 +69,7 @@ export class ContentError extends FeltError {
 
   constructor(problems: Problem[]) {
     const errors = problems.filter((p) => p.severity === 'error');
-    super('CONTENT_INVALID', `${errors.length} problem${errors.length === 1 ? '' : 's'} in content`, {
-      hint: 'fix the files listed above and run the command again',
-    });
+    super('CONTENT_INVALID', `${errors.length} problem${errors.length === 1 ? '' : 's'} in content`);
     this.problems = problems;
   }
 }
@@ -58,7 +77,7 @@ export class ContentError extends FeltError {
 export function describeError(error: unknown): string {
   if (error instanceof FeltError) {
     const where = formatLocation(error.location);
-    return `${where ? where + ': ' : ''}${error.message}${error.hint ? `. ${error.hint}` : ''}`;
+    return `${where ? where + ': ' : ''}${error.message}. ${error.hint}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -10,6 +10,8 @@ import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { checkContent, type CheckReport } from '../../site/content/check.ts';
 import { displayPath } from '../../site/content/loadContent.ts';
 import { LOCALES_DIR } from '../../shared/paths.ts';
+import { duringStage } from '../../shared/stageErrors.ts';
+import { loadingContent } from '../../site/build/stages.ts';
 import { loadLocaleRules } from '../generate/rules.ts';
 import { addExamples, colorEnabled, paint } from '../help.ts';
 import { redactSecrets } from '../secrets.ts';
@@ -30,7 +32,7 @@ export function registerCheck(program: Command): void {
       if (flags.json) console.log(JSON.stringify(report, null, 2));
       else printReport(report);
       if (!report.ok) {
-        throw new FeltError('CHECK_FAILED', `${count(report.errors, 'error')} in content or UI strings`, { hint: 'fix the problems listed above and run `felt check` again' });
+        throw new FeltError('CONTENT_INVALID', `${count(report.errors, 'error')} in content or UI strings`, { hint: 'fix the problems listed above and run `felt check` again' });
       }
     });
   addExamples(command, [
@@ -42,7 +44,7 @@ export function registerCheck(program: Command): void {
 
 /** The content and UI checks, plus the generation rules in locales/generation/ that `felt generate` reads. */
 export async function checkAll(contentDir: string): Promise<CheckReport> {
-  const report = await checkContent({ contentDir });
+  const report = await duringStage(loadingContent(contentDir), () => checkContent({ contentDir }));
   const rules: Problem[] = [];
   for (const locale of CONTENT_LOCALES) {
     await loadLocaleRules(locale).catch((error: unknown) => {

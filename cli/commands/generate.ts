@@ -68,7 +68,7 @@ export function registerGenerate(program: Command): void {
       report(result, reporter);
       if (result.interrupted) {
         reporter.json(result);
-        throw new FeltError('INTERRUPTED', `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`, { hint: 'run the same command again to write only what is missing' });
+        throw new FeltError('INTERRUPTED', `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`);
       }
       finish(reporter, result, result.failed.map((f) => ({ name: `slot ${f.slot + 1}`, reason: f.reason })), 'generate');
     } finally {

@@ -61,5 +61,5 @@ export function terminalConfirm(): ((question: string) => Promise<boolean>) | un
 export function finish(reporter: Reporter, result: unknown, failures: { name: string; reason: string }[], what: string): void {
   reporter.json(result);
   for (const failure of failures) reporter.note(`failed: ${failure.name}: ${failure.reason}`);
-  if (failures.length) throw new FeltError('INCOMPLETE', `${what}: ${failures.length} failed (listed above)`, { hint: 'fix the cause and run the same command again; finished work is kept' });
+  if (failures.length) throw new FeltError('INCOMPLETE', `${what}: ${failures.length} failed (listed above)`);
 }

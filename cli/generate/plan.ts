@@ -69,7 +69,7 @@ function resolveTargets(categories: CategoryNode[], categoryKey?: string, subcat
   }
   return chosen.map((category) => {
     const other = category.children.find((c) => c.key === OTHER);
-    if (!other) throw new FeltError('CATEGORY_WITHOUT_OTHER', `category "${category.key}" has no "other" child`, { file: 'content/categories.json', field: `${category.key}.children`, hint: 'add one, or pass --subcategory' });
+    if (!other) throw new FeltError('CATEGORY_WITHOUT_OTHER', `category "${category.key}" has no "other" child`, { file: 'content/categories.json', field: `${category.key}.children` });
     return { category, subcategory: other };
   });
 }

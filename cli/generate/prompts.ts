@@ -75,7 +75,7 @@ export class PromptBook {
     try {
       text = await readFile(file, 'utf8');
     } catch {
-      if (fallback === undefined) throw new FeltError('PROMPT_MISSING', 'prompt template is missing', { file, hint: 'restore it from the repository (see prompts/README.md)' });
+      if (fallback === undefined) throw new FeltError('PROMPT_MISSING', 'prompt template is missing', { file });
       text = fallback;
     }
     this.cache.set(name, text);
@@ -86,7 +86,7 @@ export class PromptBook {
 export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new FeltError('PROMPT_PLACEHOLDER', `prompt placeholder {{${name}}} has no value`, { hint: 'fix the template in prompts/ (see prompts/README.md for the names)' });
+    if (value === undefined) throw new FeltError('PROMPT_PLACEHOLDER', `prompt placeholder {{${name}}} has no value`);
     return value;
   });
 }

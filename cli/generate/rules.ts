@@ -38,7 +38,7 @@ export async function loadLocaleRules(locale: ContentLocale, dir = path.join(LOC
   try {
     data = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new FeltError('RULES_UNREADABLE', `cannot read the generation rules: ${(error as Error).message}`, { file, hint: 'restore locales/generation from the repository' });
+    throw new FeltError('RULES_UNREADABLE', `cannot read the generation rules: ${(error as Error).message}`, { file });
   }
   const result = localeRulesSchema.safeParse(data);
   if (!result.success) {

@@ -9,9 +9,7 @@ export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
 export const NOT_FOUND = 'STORAGE_NOT_FOUND';
 
 export function preconditionFailed(where: string): FeltError {
-  return new FeltError(PRECONDITION_FAILED, `${where} changed since it was read (generation precondition failed)`, {
-    hint: 'someone else wrote it meanwhile; run the command again to see the new plan',
-  });
+  return new FeltError(PRECONDITION_FAILED, `${where} changed since it was read (generation precondition failed)`);
 }
 
 export function notFound(where: string): FeltError {

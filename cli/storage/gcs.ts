@@ -157,8 +157,8 @@ async function guard<T>(where: string, work: () => Promise<T>): Promise<T> {
     if (status === 412) throw preconditionFailed(where);
     const reason = redactSecrets(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
     if (status === 401 || status === 403) {
-      throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions', cause: error });
+      throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { cause: error });
     }
-    throw new FeltError('STORAGE_FAILED', `${where}: ${reason}`, { hint: 'check the network and STORAGE_EMULATOR_HOST or the storage endpoint', cause: error });
+    throw new FeltError('STORAGE_FAILED', `${where}: ${reason}`, { cause: error });
   }
 }

@@ -10,6 +10,7 @@ import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
 import { TEMP_MARK, writeFileAtomic } from '../../shared/atomicWrite.ts';
+import { duringStage, type Stage } from '../../shared/stageErrors.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
 import { notFound, preconditionFailed } from './errors.ts';
 import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
@@ -78,7 +79,12 @@ class LocalBucket implements Bucket {
   }
 
   async create(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await duringStage(this.writing, () => mkdir(this.dir, { recursive: true }));
+  }
+
+  /** A storage call's stage: the buckets folder is the operator's (storage.localRoot in content/site.json). */
+  private get writing(): Stage {
+    return { name: `writing to ${this.location}`, namedPaths: true, pathHint: 'check storage.localRoot in content/site.json, or use --storage gcs' };
   }
 
   async list(prefix: string): Promise<ObjectInfo[]> {
@@ -123,6 +129,10 @@ class LocalBucket implements Bucket {
   }
 
   async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {
+    return duringStage(this.writing, () => this.writeLocked(name, data, options));
+  }
+
+  private async writeLocked(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {
     return withLock(this.file(name), async () => {
       await this.checkGeneration(name, options.ifGenerationMatch);
       const generation = newGeneration();

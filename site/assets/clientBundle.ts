@@ -113,9 +113,6 @@ async function bundleAssets(outDir: string): Promise<BuiltAssets> {
       files: result.outputFiles.map((file) => ({ path: path.relative(outDir, file.path).split(path.sep).join('/'), contents: file.contents })),
     };
   } catch (error) {
-    throw new FeltError('ASSETS_FAILED', `bundling the browser code failed: ${(error as Error).message.split('\n')[0]}`, {
-      hint: 'fix the error in site/client or site/styles',
-      cause: error,
-    });
+    throw new FeltError('ASSETS_FAILED', `bundling the browser code failed: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
 }

@@ -26,6 +26,8 @@ import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
 import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
+import { loadingContent, preparingOutput, writingSite } from './stages.ts';
+import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
 import { pageOutputPaths, type RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
@@ -76,14 +78,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
-  await recoverSwap(outDir);
-  const recovered = recoverCommit(outDir);
-  const staging = await createStaging(outDir);
+  const { recovered, staging } = await duringStage(preparingOutput(outDir), async () => {
+    await recoverSwap(outDir);
+    const recovered = recoverCommit(outDir);
+    return { recovered, staging: await createStaging(outDir) };
+  });
   try {
     const target: Target = { staging, sink: new FileSink(staging), pool: { dir: staging } };
-    const { finish, ...result } = await writeSite(model, outDir, target, { ...options, incremental: options.incremental !== false && recovered });
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, incremental: options.incremental !== false && recovered }));
     mark('write');
-    await finish();
+    await duringStage(writingSite(outDir), finish);
     mark('commit');
     return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
   } catch (error) {
@@ -110,7 +114,8 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
 async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefined): Promise<SiteModel> {
   const messages = await loadMessages();
   mark('start');
-  const content = await loadContent(path.resolve(options.contentDir), { cacheFile });
+  const contentDir = path.resolve(options.contentDir);
+  const content = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');

@@ -7,6 +7,8 @@ import type { PageSpec } from '../pages/types.ts';
 import { FileSink } from './fileSink.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { serializeError } from './workerErrors.ts';
+import { writingSite } from './stages.ts';
+import { environmentError } from '../../shared/stageErrors.ts';
 
 const { setup, outDir } = workerData as { setup: RenderSetup; outDir: string };
 const render = createPageRenderer(setup);
@@ -17,6 +19,7 @@ parentPort!.on('message', (batch: PageSpec[]) => {
     for (const spec of batch) for (const file of render(spec)) sink.write(file.path, file.content);
     parentPort!.postMessage({ done: batch.length });
   } catch (error) {
-    parentPort!.postMessage({ error: serializeError(error) });
+    // A full disk is said here: past postMessage, the system error's code is gone.
+    parentPort!.postMessage({ error: serializeError(environmentError(error, writingSite(outDir)) ?? error) });
   }
 });

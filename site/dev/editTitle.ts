@@ -18,7 +18,7 @@ export function cleanTitle(value: string): string {
 /** Replaces the top-level `title:` entry (and any continuation lines of a folded value). */
 export function replaceTitle(source: string, title: string): string {
   const block = scanFrontmatter(source);
-  if (!block) throw new FeltError('NO_FRONTMATTER', 'the file has no frontmatter between --- lines');
+  if (!block) throw new FeltError('NO_TITLE_LINE', 'the file has no frontmatter between --- lines');
   const titleLine = block.keys.get('title');
   if (titleLine === undefined) throw new FeltError('NO_TITLE_LINE', 'the frontmatter has no title line to replace', { field: 'title' });
   // Line numbers count from 1, the array from 0.
@@ -36,8 +36,8 @@ export function replaceTitle(source: string, title: string): string {
 export async function saveArticleTitle(contentDir: string, locale: ContentLocale, slug: string, rawTitle: string): Promise<string> {
   if (!SLUG_PATTERN.test(slug)) throw new FeltError('BAD_SLUG', `"${slug}" is not an article slug`);
   const title = cleanTitle(rawTitle);
-  if (!title) throw new FeltError('EMPTY_TITLE', 'a title cannot be empty', { field: 'title' });
-  if (title.length > 200) throw new FeltError('LONG_TITLE', 'a title must be at most 200 characters', { field: 'title' });
+  if (!title) throw new FeltError('TITLE_INVALID', 'a title cannot be empty', { field: 'title' });
+  if (title.length > 200) throw new FeltError('TITLE_INVALID', 'a title must be at most 200 characters', { field: 'title' });
   const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });

@@ -14,14 +14,14 @@ export async function loadMessages(dir = LOCALES_DIR): Promise<Record<UiLocale, 
     try {
       text = await readFile(file, 'utf8');
     } catch {
-      if (ui === 'en') throw new FeltError('LOCALE_MISSING', `${file} is missing`, { file, hint: 'restore locales/en.json: every UI string comes from it' });
+      if (ui === 'en') throw new FeltError('LOCALE_MISSING', `${file} is missing`, { file });
       all[ui] = {};
       continue;
     }
     try {
       all[ui] = JSON.parse(text) as Messages;
     } catch (error) {
-      throw new FeltError('LOCALE_INVALID', `is not valid JSON: ${(error as Error).message}`, { file, hint: 'fix the JSON syntax' });
+      throw new FeltError('LOCALE_INVALID', `is not valid JSON: ${(error as Error).message}`, { file });
     }
   }
   return all;

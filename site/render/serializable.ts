@@ -27,8 +27,5 @@ export function assertSerializable(value: unknown, page: string, field = 'props'
 }
 
 function fail(page: string, field: string, what: string): never {
-  throw new FeltError('PAGE_NOT_SERIALIZABLE', `page ${page}: ${field} is ${what}, which JSON cannot hold`, {
-    field,
-    hint: 'page data must be plain JSON: strings, numbers, booleans, arrays and plain objects',
-  });
+  throw new FeltError('PAGE_NOT_SERIALIZABLE', `page ${page}: ${field} is ${what}, which JSON cannot hold`, { field });
 }

@@ -124,7 +124,7 @@ async function sendNotFound(root: string, request: http.IncomingMessage, respons
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = path.resolve(options.root);
   const index = await stat(path.join(root, 'index.html')).catch(() => undefined);
-  if (!index) throw new FeltError('NOTHING_TO_SERVE', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
+  if (!index) throw new FeltError('DIST_MISSING', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
   const handler = createHandler({ ...options, root });
   const server = http.createServer((request, response) => {
     handler(request, response).catch(() => {
