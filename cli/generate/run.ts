@@ -33,7 +33,7 @@ export interface GenerateOptions {
   runId?: string;
   date?: string;
   storage?: StorageChoice;
-  llm?: { baseURL?: string; apiKey?: string; timeoutMs?: number; maxRetries?: number; backoffMs?: number; maxWaitMs?: number };
+  llm?: { baseURL?: string; apiKey?: string; timeoutMs?: number; maxRetries?: number };
   promptsDir?: string;
   reporter?: Reporter;
   signal?: AbortSignal;
@@ -87,7 +87,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   const { project, plan } = prepared;
   if (options.dryRun) return dryRun(prepared, options, reporter);
   let progress: Progress | undefined;
-  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, wait) => progress?.note(`retrying after ${reason} in ${(wait / 1000).toFixed(1)} s`) });
+  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry) => progress?.note(`retrying after ${reason} (retry ${retry})`) });
   const bucket = await devBucket(project, options.storage);
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
