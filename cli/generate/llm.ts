@@ -23,8 +23,8 @@ export interface LlmOptions {
   timeoutMs?: number;
   /** Retries of one request after 429, 5xx, a timeout or a dropped connection. */
   maxRetries?: number;
-  /** Told as each retry starts, with the failure that caused it and its number (1 for the first). */
-  onRetry?: (reason: string, retry: number) => void;
+  /** Told as each retry starts: the failure that caused it, its number (1 for the first) and the most there will be. */
+  onRetry?: (reason: string, retry: number, maxRetries: number) => void;
 }
 
 export interface Usage {
@@ -90,11 +90,15 @@ export class Llm {
     if (!options.apiKey) {
       throw new FeltError('LLM_NOT_CONFIGURED', 'OPENAI_API_KEY is not set', { hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run' });
     }
-    this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: options.maxRetries ?? 5, timeout: options.timeoutMs ?? 120_000 });
+    this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
   }
 
   get model(): string {
     return this.options.model;
+  }
+
+  get maxRetries(): number {
+    return this.options.maxRetries ?? 5;
   }
 
   /** The request body of one article, as sent directly or inside a batch. */
@@ -122,7 +126,7 @@ export class Llm {
       lastFailure: 'a failed attempt',
       onRetry: (reason, retry) => {
         this.usage.retries++;
-        this.options.onRetry?.(reason, retry);
+        this.options.onRetry?.(reason, retry, this.maxRetries);
       },
     };
     try {

@@ -87,7 +87,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   const { project, plan } = prepared;
   if (options.dryRun) return dryRun(prepared, options, reporter);
   let progress: Progress | undefined;
-  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry) => progress?.note(`retrying after ${reason} (retry ${retry})`) });
+  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry, maxRetries) => progress?.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`) });
   const bucket = await devBucket(project, options.storage);
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
