@@ -8,7 +8,6 @@
  * record collected: rerunning it is safe.
  */
 import { toFile } from 'openai';
-import pLimit from 'p-limit';
 import { FeltError } from '../../shared/errors.ts';
 import { loadProject } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
@@ -18,7 +17,7 @@ import { Llm, llmEnv } from './llm.ts';
 import { makePlan, type PlanRequest } from './plan.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
-import { devBucket, prepare, summarise, workerContext, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
+import { devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
 import { produce, slotMessages, type Outcome } from './worker.ts';
 
 interface BatchRecord {
@@ -129,7 +128,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   const todo = record.slots.filter((s) => !existing.done.has(s)).map((s) => plan.slots[s]!).filter(Boolean);
   const progress = reporter.progress(`collect ${record.batchId}`, todo.length);
   const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
-  const limit = pLimit(Math.max(1, options.concurrency ?? 4));
+  const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   await Promise.all(
     todo.map((slot) =>

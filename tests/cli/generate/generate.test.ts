@@ -61,6 +61,23 @@ function gate(count: number): { arrive(): Promise<void> } {
   };
 }
 
+/** The MaxListenersExceededWarning messages Node prints while `work` runs. */
+async function listenerWarnings(work: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => {
+    if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message);
+  };
+  process.on('warning', onWarning);
+  try {
+    await work();
+    // Node emits a warning on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  return warnings;
+}
+
 async function bucketFiles(locale = 'en_US'): Promise<string[]> {
   return (await readdir(path.join(fixture.root, '.buckets', 'felt-test-dev', 'articles', locale)).catch(() => [])).sort();
 }
@@ -141,24 +158,25 @@ describe('felt generate', () => {
   });
 
   it('retries one request 50 times without piling abort listeners on the run signal', async () => {
-    const warnings: Error[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning);
-    process.on('warning', onWarning);
-    try {
-      // 429 and 500 taking turns, each asking for a 1 ms wait so 50 retries take no time.
-      let calls = 0;
-      llm.reply = () => (++calls <= 50 ? { status: calls % 2 ? 429 : 500, headers: { 'retry-after-ms': '1' } } : undefined);
-      const controller = new AbortController();
-      const { opts } = options({ count: 1, signal: controller.signal, llm: { baseURL: llm.url, apiKey: KEY, maxRetries: 50, timeoutMs: 5000 } });
-      const summary = (await generate(opts)) as RunSummary;
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(summary.stored).toHaveLength(1);
-      expect(summary.usage.retries).toBe(50);
-      expect(llm.chats).toHaveLength(51);
-      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map((w) => w.message)).toEqual([]);
-    } finally {
-      process.off('warning', onWarning);
-    }
+    // 429 and 500 taking turns, each asking for a 1 ms wait so 50 retries take no time.
+    let calls = 0;
+    llm.reply = () => (++calls <= 50 ? { status: calls % 2 ? 429 : 500, headers: { 'retry-after-ms': '1' } } : undefined);
+    const controller = new AbortController();
+    const { opts } = options({ count: 1, signal: controller.signal, llm: { baseURL: llm.url, apiKey: KEY, maxRetries: 50, timeoutMs: 5000 } });
+    let summary: RunSummary | undefined;
+    expect(await listenerWarnings(async () => void (summary = (await generate(opts)) as RunSummary))).toEqual([]);
+    expect(summary!.stored).toHaveLength(1);
+    expect(summary!.usage.retries).toBe(50);
+    expect(llm.chats).toHaveLength(51);
+  });
+
+  it('has more than 10 requests in flight on one run signal without a listener warning', async () => {
+    llm.delayMs = 300;
+    const controller = new AbortController();
+    const { opts } = options({ count: 12, concurrency: 12, signal: controller.signal });
+    let summary: RunSummary | undefined;
+    expect(await listenerWarnings(async () => void (summary = (await generate(opts)) as RunSummary))).toEqual([]);
+    expect(summary!.stored).toHaveLength(12);
   });
 
   it('spreads the retries of requests rate-limited at the same moment, and they all succeed', async () => {
