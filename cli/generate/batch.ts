@@ -8,7 +8,6 @@
  * record collected: rerunning it is safe.
  */
 import { toFile } from 'openai';
-import pLimit from 'p-limit';
 import { FeltError } from '../../shared/errors.ts';
 import { loadProject } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
@@ -18,7 +17,7 @@ import { Llm, llmEnv } from './llm.ts';
 import { makePlan, type PlanRequest } from './plan.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
-import { devBucket, prepare, summarise, workerContext, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
+import { devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
 import { produce, slotMessages, type Outcome } from './worker.ts';
 
 interface BatchRecord {
@@ -64,8 +63,8 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body: llm.body(messages) }));
   }
   const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
-  const file = await llm.withRetry(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
-  const batch = await llm.withRetry(() => llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }));
+  const file = await llm.call(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
+  const batch = await llm.call(() => llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }));
   const record: BatchRecord = {
     batchId: batch.id,
     inputFileId: file.id,
@@ -102,7 +101,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   const plan = makePlan(project.categories, record.request);
   const prepared: Prepared = { project, plan, rules: await loadLocaleRules(plan.locale), prompts: new PromptBook(options.promptsDir), model: record.model };
   const llm = new Llm({ ...llmEnv(), ...options.llm, model: record.model });
-  const batch = await llm.withRetry(() => llm.client.batches.retrieve(record.batchId));
+  const batch = await llm.call(() => llm.client.batches.retrieve(record.batchId));
   if (['validating', 'in_progress', 'finalizing', 'cancelling'].includes(batch.status)) {
     reporter.print(`batch ${record.batchId}: ${batch.status.replace('_', ' ')} (${batch.request_counts?.completed ?? 0}/${batch.request_counts?.total ?? record.slots.length} done); collect again later`);
     return { batchId: record.batchId, status: batch.status };
@@ -114,7 +113,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   }
   const answers = new Map<number, string>();
   if (batch.output_file_id) {
-    const text = await (await llm.withRetry(() => llm.client.files.content(batch.output_file_id!))).text();
+    const text = await (await llm.call(() => llm.client.files.content(batch.output_file_id!))).text();
     for (const line of text.split('\n').filter((l) => l.trim())) {
       const entry = JSON.parse(line) as { custom_id: string; response?: { status_code: number; body: { choices?: { message?: { content?: string } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } } } };
       const slot = Number(entry.custom_id.split(':')[1]);
@@ -129,7 +128,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   const todo = record.slots.filter((s) => !existing.done.has(s)).map((s) => plan.slots[s]!).filter(Boolean);
   const progress = reporter.progress(`collect ${record.batchId}`, todo.length);
   const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
-  const limit = pLimit(Math.max(1, options.concurrency ?? 4));
+  const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   await Promise.all(
     todo.map((slot) =>

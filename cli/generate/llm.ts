@@ -1,12 +1,15 @@
 /**
  * The LLM adapter: chat completions with a JSON-schema answer through the
  * openai SDK, for any OpenAI-compatible endpoint (OPENAI_BASE_URL,
- * OPENAI_API_KEY). The SDK's own retries are off so this module decides:
- * 429 and 5xx (and timeouts, dropped connections) are retried with
- * exponential backoff that honours Retry-After; each request has a timeout;
- * tokens are counted for the run's cost.
+ * OPENAI_API_KEY). Transport failures (429, 408, 409, 5xx, timeouts, dropped
+ * connections) are retried by the SDK itself, with exponential backoff and
+ * jitter that honours Retry-After and retry-after-ms; each attempt has a
+ * timeout. This module counts those retries for the run's report, names the
+ * final failure, and counts tokens for the run's cost. An answer that arrives
+ * but fails felt's checks is not a transport failure: worker.ts asks again.
  */
-import OpenAI, { APIConnectionError, APIError } from 'openai';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import OpenAI, { APIError, APIUserAbortError } from 'openai';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { ANSWER_JSON_SCHEMA } from './answer.ts';
@@ -16,15 +19,12 @@ export interface LlmOptions {
   baseURL?: string;
   apiKey?: string;
   model: string;
-  /** Per request, in milliseconds. */
+  /** Per attempt, in milliseconds (--timeout). */
   timeoutMs?: number;
-  /** Retries of one request after 429, 5xx or a timeout. */
+  /** Retries of one request after 429, 5xx, a timeout or a dropped connection. */
   maxRetries?: number;
-  /** First backoff delay; doubles on each retry unless Retry-After says otherwise. */
-  backoffMs?: number;
-  /** The longest wait honoured from Retry-After. */
-  maxWaitMs?: number;
-  onRetry?: (reason: string, waitMs: number) => void;
+  /** Told as each retry starts: the failure that caused it, its number (1 for the first) and the most there will be. */
+  onRetry?: (reason: string, retry: number, maxRetries: number) => void;
 }
 
 export interface Usage {
@@ -42,6 +42,46 @@ export function llmEnv(env: NodeJS.ProcessEnv = process.env): { baseURL?: string
   return { baseURL: env.OPENAI_BASE_URL || undefined, apiKey: env.OPENAI_API_KEY || undefined };
 }
 
+/** What the attempts of one request have seen so far; the SDK makes the attempts. */
+interface Attempts {
+  made: number;
+  lastFailure: string;
+  onRetry(reason: string, retry: number): void;
+}
+
+/** The request whose attempts the SDK is making, across its awaits and retry waits. */
+const currentRequest = new AsyncLocalStorage<Attempts>();
+
+/**
+ * The SDK's client, changed only in how one attempt is sent (never in when or
+ * how often): the SDK adds an abort listener to the caller's signal on every
+ * attempt and never removes it (openai/openai-node#1811), so the 11th retry
+ * on one run's signal printed MaxListenersExceededWarning. Here the listener
+ * lives as long as its attempt. Each attempt is also told to the request's
+ * Attempts, which is how felt sees the SDK's retries.
+ */
+class FeltOpenAI extends OpenAI {
+  override async fetchWithTimeout(...[url, init, ms, controller]: Parameters<OpenAI['fetchWithTimeout']>): ReturnType<OpenAI['fetchWithTimeout']> {
+    const attempts = currentRequest.getStore();
+    if (attempts && attempts.made++ > 0) attempts.onRetry(attempts.lastFailure, attempts.made - 1);
+    const { signal, ...rest } = init ?? {};
+    const abort = () => controller.abort();
+    if (signal?.aborted) abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      const response = await super.fetchWithTimeout(url, rest, ms, controller);
+      if (attempts && !response.ok) attempts.lastFailure = `HTTP ${response.status}`;
+      return response;
+    } catch (error) {
+      // The SDK aborts the attempt's controller when the attempt's timeout passes.
+      if (attempts) attempts.lastFailure = controller.signal.aborted ? 'request timed out' : 'connection failed';
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+}
+
 export class Llm {
   readonly client: OpenAI;
   readonly usage = emptyUsage();
@@ -50,11 +90,15 @@ export class Llm {
     if (!options.apiKey) {
       throw new FeltError('LLM_NOT_CONFIGURED', 'OPENAI_API_KEY is not set', { hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run' });
     }
-    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs ?? 120_000 });
+    this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
   }
 
   get model(): string {
     return this.options.model;
+  }
+
+  get maxRetries(): number {
+    return this.options.maxRetries ?? 5;
   }
 
   /** The request body of one article, as sent directly or inside a batch. */
@@ -63,7 +107,7 @@ export class Llm {
   }
 
   async complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
-    const completion = await this.withRetry(() => this.client.chat.completions.create(this.body(messages) as never, { signal }), signal);
+    const completion = await this.call(() => this.client.chat.completions.create(this.body(messages) as never, { signal }));
     const result = completion as OpenAI.Chat.Completions.ChatCompletion;
     this.count(result.usage);
     return result.choices[0]?.message?.content ?? '';
@@ -75,42 +119,23 @@ export class Llm {
     this.usage.completionTokens += usage?.completion_tokens ?? 0;
   }
 
-  async withRetry<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const maxRetries = this.options.maxRetries ?? 5;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const retryable = isRetryable(error);
-        if (!retryable || attempt >= maxRetries) throw toFeltError(error, this.options.baseURL);
-        const wait = Math.min(retryAfterMs(error) ?? (this.options.backoffMs ?? 1000) * 2 ** attempt, this.options.maxWaitMs ?? 60_000);
+  /** One API call through `client` (the SDK retries it): its retries are counted, its final failure becomes a FeltError. */
+  async call<T>(work: () => Promise<T>): Promise<T> {
+    const attempts: Attempts = {
+      made: 0,
+      lastFailure: 'a failed attempt',
+      onRetry: (reason, retry) => {
         this.usage.retries++;
-        this.options.onRetry?.(retryable, wait);
-        await sleep(wait, signal);
-      }
+        this.options.onRetry?.(reason, retry, this.maxRetries);
+      },
+    };
+    try {
+      return await currentRequest.run(attempts, work);
+    } catch (error) {
+      if (error instanceof APIUserAbortError) throw error;
+      throw toFeltError(error, this.options.baseURL);
     }
   }
-}
-
-/** A short reason when the error is worth retrying, undefined otherwise. */
-function isRetryable(error: unknown): string | undefined {
-  if (error instanceof APIConnectionError) return error.message.includes('timed out') ? 'request timed out' : 'connection failed';
-  if (error instanceof APIError && error.status !== undefined && (error.status === 429 || error.status === 408 || error.status >= 500)) return `HTTP ${error.status}`;
-  return undefined;
-}
-
-function retryAfterMs(error: unknown): number | undefined {
-  if (!(error instanceof APIError) || !error.headers) return undefined;
-  const headers = error.headers as Headers;
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.get('retry-after-ms') && Number.isFinite(ms)) return Math.max(0, ms);
-  const value = headers.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 function toFeltError(error: unknown, baseURL: string | undefined): FeltError {
@@ -123,21 +148,6 @@ function toFeltError(error: unknown, baseURL: string | undefined): FeltError {
     return new FeltError('LLM_NOT_FOUND', `${endpoint}: ${reason}`, { hint: 'check --model and OPENAI_BASE_URL (it usually ends in /v1)', cause: error });
   }
   return new FeltError('LLM_FAILED', `${endpoint}: ${reason}`, { cause: error });
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 export function costUsd(usage: Usage, price: { input: number; output: number } | undefined): number | undefined {

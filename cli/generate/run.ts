@@ -5,6 +5,7 @@
  * passes, so an interrupted run loses nothing finished and a rerun of the
  * same command does only what is missing.
  */
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import { FeltError } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../../shared/types.ts';
@@ -33,7 +34,7 @@ export interface GenerateOptions {
   runId?: string;
   date?: string;
   storage?: StorageChoice;
-  llm?: { baseURL?: string; apiKey?: string; timeoutMs?: number; maxRetries?: number; backoffMs?: number; maxWaitMs?: number };
+  llm?: { baseURL?: string; apiKey?: string; timeoutMs?: number; maxRetries?: number };
   promptsDir?: string;
   reporter?: Reporter;
   signal?: AbortSignal;
@@ -87,7 +88,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   const { project, plan } = prepared;
   if (options.dryRun) return dryRun(prepared, options, reporter);
   let progress: Progress | undefined;
-  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, wait) => progress?.note(`retrying after ${reason} in ${(wait / 1000).toFixed(1)} s`) });
+  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry, maxRetries) => progress?.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`) });
   const bucket = await devBucket(project, options.storage);
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
@@ -95,7 +96,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   progress = reporter.progress('generate', missing.length);
   const bar = progress;
   const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => bar.note(`slot ${slot.index + 1}: asking again: ${reason}`));
-  const limit = pLimit(Math.max(1, options.concurrency ?? 4));
+  const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   let interrupted = false;
   await Promise.all(
@@ -118,6 +119,18 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   bar.done();
   interrupted ||= Boolean(options.signal?.aborted);
   return summarise(prepared, llm, existing, outcomes, interrupted);
+}
+
+/**
+ * The pool that runs a run's articles, `concurrency` at a time. Each request
+ * in flight listens to the run's signal (so Ctrl-C stops it) until it ends, so
+ * up to `concurrency` listen at once: a bound, not the leak Node warns about
+ * past 10 listeners.
+ */
+export function workerPool(options: Pick<GenerateOptions, 'concurrency' | 'signal'>): ReturnType<typeof pLimit> {
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  if (options.signal) setMaxListeners(Math.max(getMaxListeners(options.signal), concurrency), options.signal);
+  return pLimit(concurrency);
 }
 
 export async function devBucket(project: Project, choice: StorageChoice | undefined): Promise<Bucket> {

@@ -40,11 +40,42 @@ function options(extra: Partial<GenerateOptions> = {}) {
     count: 3,
     concurrency: 3,
     date: '2026-04-01',
-    llm: { baseURL: llm.url, apiKey: KEY, backoffMs: 10, timeoutMs: 5000 },
+    llm: { baseURL: llm.url, apiKey: KEY, timeoutMs: 5000 },
     reporter: createReporter({ stdout: streams.stdout as never, stderr: streams.stderr as never, tty: false }),
     ...extra,
   };
   return { opts, streams };
+}
+
+/** Holds each caller until `count` callers have arrived (or 10 s passed, so a missing one fails an assertion, not the timeout). */
+function gate(count: number): { arrive(): Promise<void> } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  setTimeout(open, 10_000).unref();
+  let arrived = 0;
+  return {
+    arrive() {
+      if (++arrived === count) open();
+      return opened;
+    },
+  };
+}
+
+/** The MaxListenersExceededWarning messages Node prints while `work` runs. */
+async function listenerWarnings(work: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => {
+    if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message);
+  };
+  process.on('warning', onWarning);
+  try {
+    await work();
+    // Node emits a warning on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    process.off('warning', onWarning);
+  }
+  return warnings;
 }
 
 async function bucketFiles(locale = 'en_US'): Promise<string[]> {
@@ -117,12 +148,57 @@ describe('felt generate', () => {
       if (calls === 3) return { delayMs: 1500 };
       return undefined;
     };
-    const { opts } = options({ count: 1, llm: { baseURL: llm.url, apiKey: KEY, backoffMs: 10, timeoutMs: 800 } });
+    const { opts, streams } = options({ count: 1, llm: { baseURL: llm.url, apiKey: KEY, timeoutMs: 800 } });
     const summary = (await generate(opts)) as RunSummary;
     expect(summary.stored).toHaveLength(1);
     expect(summary.usage.retries).toBe(3);
+    expect(streams.err()).toMatch(/retrying after HTTP 429[^]*retrying after HTTP 500[^]*retrying after request timed out/);
     const chatTimes = llm.log.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.at);
     expect(chatTimes[1]! - chatTimes[0]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries one request 50 times without piling abort listeners on the run signal', async () => {
+    // 429 and 500 taking turns, each asking for a 1 ms wait so 50 retries take no time.
+    let calls = 0;
+    llm.reply = () => (++calls <= 50 ? { status: calls % 2 ? 429 : 500, headers: { 'retry-after-ms': '1' } } : undefined);
+    const controller = new AbortController();
+    const { opts } = options({ count: 1, signal: controller.signal, llm: { baseURL: llm.url, apiKey: KEY, maxRetries: 50, timeoutMs: 5000 } });
+    let summary: RunSummary | undefined;
+    expect(await listenerWarnings(async () => void (summary = (await generate(opts)) as RunSummary))).toEqual([]);
+    expect(summary!.stored).toHaveLength(1);
+    expect(summary!.usage.retries).toBe(50);
+    expect(llm.chats).toHaveLength(51);
+  });
+
+  it('has more than 10 requests in flight on one run signal without a listener warning', async () => {
+    llm.delayMs = 300;
+    const controller = new AbortController();
+    const { opts } = options({ count: 12, concurrency: 12, signal: controller.signal });
+    let summary: RunSummary | undefined;
+    expect(await listenerWarnings(async () => void (summary = (await generate(opts)) as RunSummary))).toEqual([]);
+    expect(summary!.stored).toHaveLength(12);
+  });
+
+  it('spreads the retries of requests rate-limited at the same moment, and they all succeed', async () => {
+    const workers = 16;
+    // Each worker's request is answered 429 (no Retry-After) twice, every time to all workers at
+    // the same instant; each round is held until all have arrived, so nothing else (checking or
+    // writing an answer) runs while the second retries' arrival times are taken.
+    const rounds = [gate(workers), gate(workers), gate(workers)];
+    let calls = 0;
+    llm.reply = async () => {
+      const round = Math.floor(calls++ / workers);
+      await rounds[round]!.arrive();
+      return round < 2 ? { status: 429 } : undefined;
+    };
+    const summary = (await generate(options({ count: workers, concurrency: workers }).opts)) as RunSummary;
+    expect(summary.stored).toHaveLength(workers);
+    expect(summary.usage.retries).toBe(2 * workers);
+    const arrivals = llm.log.filter((r) => r.path.endsWith('/chat/completions')).slice(2 * workers).map((r) => r.at);
+    expect(arrivals).toHaveLength(workers);
+    // Without jitter they arrive within a few ms of each other (a busy machine stretches that to
+    // about 30 ms); the SDK's jitter spreads the second retry over up to 250 ms.
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThan(60);
   });
 
   it('loses nothing and repeats nothing when a run is interrupted and rerun', async () => {
