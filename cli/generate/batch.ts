@@ -79,7 +79,7 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
   return { ...result, batchId: batch.id };
 }
 
-export interface CollectOptions extends Pick<GenerateOptions, 'contentDir' | 'storage' | 'llm' | 'reporter' | 'attempts' | 'concurrency' | 'signal' | 'promptsDir'> {}
+export type CollectOptions = Pick<GenerateOptions, 'contentDir' | 'storage' | 'llm' | 'reporter' | 'attempts' | 'concurrency' | 'signal' | 'promptsDir'>;
 
 export interface CollectResult {
   batches: { batchId: string; status: string; summary?: RunSummary }[];

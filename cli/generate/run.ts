@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import { FeltError } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../../shared/types.ts';
 import { loadProject, type Project } from '../project.ts';
-import { createReporter, plural, type Progress, type Reporter } from '../report.ts';
+import { createReporter, plural, type Reporter } from '../report.ts';
 import { bucketName, openStorage, type StorageChoice } from '../storage/index.ts';
 import type { Bucket } from '../storage/types.ts';
 import { scanExisting, type Existing } from './existing.ts';
@@ -87,15 +87,13 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   const prepared = await prepare(options);
   const { project, plan } = prepared;
   if (options.dryRun) return dryRun(prepared, options, reporter);
-  let progress: Progress | undefined;
-  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry, maxRetries) => progress?.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`) });
   const bucket = await devBucket(project, options.storage);
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
   reporter.note(`run ${plan.runId}: ${plural(plan.slots.length, 'article')} planned, ${existing.done.size} already in ${bucket.location}, ${missing.length} to write with ${prepared.model}`);
-  progress = reporter.progress('generate', missing.length);
-  const bar = progress;
-  const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => bar.note(`slot ${slot.index + 1}: asking again: ${reason}`));
+  const progress = reporter.progress('generate', missing.length);
+  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`) });
+  const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
   const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   let interrupted = false;
@@ -106,17 +104,17 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
         try {
           const outcome = await produce(slot, ctx);
           outcomes.push(outcome);
-          bar.tick(outcome.status === 'stored' ? `stored ${outcome.object}` : `failed slot ${slot.index + 1}: ${outcome.reason}`);
+          progress.tick(outcome.status === 'stored' ? `stored ${outcome.object}` : `failed slot ${slot.index + 1}: ${outcome.reason}`);
         } catch (error) {
           if (options.signal?.aborted) return void (interrupted = true);
           const reason = error instanceof FeltError ? error.message : String(error);
           outcomes.push({ slot: slot.index, status: 'failed', reason, attempts: 0 });
-          bar.tick(`failed slot ${slot.index + 1}: ${reason}`);
+          progress.tick(`failed slot ${slot.index + 1}: ${reason}`);
         }
       }),
     ),
   );
-  bar.done();
+  progress.done();
   interrupted ||= Boolean(options.signal?.aborted);
   return summarise(prepared, llm, existing, outcomes, interrupted);
 }
