@@ -12,6 +12,7 @@ import path from 'node:path';
 import { loadMessages } from '../i18n/loadMessages.ts';
 import { mark } from './timings.ts';
 import { STATIC_DIR } from '../../shared/paths.ts';
+import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
@@ -29,10 +30,12 @@ import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
 import { loadingContent, preparingOutput, writingSite } from './stages.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
-import { pageOutputPaths, type RenderSetup } from '../render/pageRenderer.ts';
+import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntries } from '../routes/routes.ts';
+import { routeProblems } from '../routes/collisions.ts';
+import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from '../indexes/searchIndex.ts';
 import { absoluteUrl } from '../render/seo.ts';
 import { assertSerializable } from '../render/serializable.ts';
@@ -119,6 +122,10 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');
+  // Two routes writing one file: refused before anything is written, dist/ and its recovery included.
+  const collisions = routeProblems(model);
+  if (collisions.length) throw new ContentError(collisions);
+  mark('route check');
   return model;
 }
 

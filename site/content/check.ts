@@ -13,6 +13,7 @@ import { checkUiLocales } from './checkLocales.ts';
 import { scanFrontmatter } from './frontmatter.ts';
 import { jsonFieldLines, lineOfField } from './jsonLines.ts';
 import { displayPath, loadContent } from './loadContent.ts';
+import { contentRouteProblems } from '../routes/collisions.ts';
 
 export interface CheckOptions {
   contentDir: string;
@@ -41,6 +42,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
   let content: SiteContent | undefined;
   try {
     content = await loadContent(options.contentDir);
+    problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
   } catch (error) {

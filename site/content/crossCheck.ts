@@ -1,7 +1,8 @@
 /**
  * Checks that need more than one file: authors exist, at least one category
- * is known, no two articles or authors share a slug (naming every party),
- * and no slug collides with a route of the site.
+ * is known, no two articles or authors share a slug (naming every party).
+ * Whether a slug's route collides with another route or with the build's own
+ * files is found from the routes themselves (site/routes/collisions.ts).
  */
 import type { Problem } from '../../shared/errors.ts';
 import type { Article, Author, CategoryNode } from '../../shared/types.ts';
@@ -25,7 +26,8 @@ export function checkArticles(articles: Article[], authors: Author[], categories
   }
   for (const [slug, group] of bySlug) {
     if (group.length < 2) continue;
-    const files = group.map((a) => a.file);
+    // Sorted: articles are parsed in parallel, and two with one slug and one date tie in any order.
+    const files = group.map((a) => a.file).sort();
     for (const article of group) {
       problems.push({ file: article.file, field: 'slug', severity: 'error', message: `slug "${slug}" is used by ${files.length} articles: ${files.join(', ')}`, hint: 'give each article its own slug' });
     }
@@ -43,9 +45,6 @@ export function checkAuthors(authors: Author[], file: string): Problem[] {
   }));
 }
 
-/** Category and child slugs share the top level of the URL space with the site's own routes. */
-const RESERVED_SLUGS = new Set(['articles', 'authors', 'info', 'privacy-policy', 'terms', 'sitemap', 'page-data', 'slice-data', 'assets', 'icons', 'feeds', 'page']);
-
 export function checkCategories(categories: CategoryNode[], file: string): Problem[] {
   const problems: Problem[] = [];
   const topSlugs = categories.map((c) => c.slug);
@@ -53,14 +52,11 @@ export function checkCategories(categories: CategoryNode[], file: string): Probl
     problems.push({ file, field: 'slug', severity: 'error', message: `category slug "${slug}" is used twice`, hint: 'give each category its own slug' });
   }
   for (const category of categories) {
-    if (RESERVED_SLUGS.has(category.slug)) {
-      problems.push({ file, field: `${category.key}.slug`, severity: 'error', message: `category slug "${category.slug}" is a route of the site`, hint: 'choose another slug' });
-    }
     if (!category.children.some((c) => c.key === 'other')) {
       problems.push({ file, field: `${category.key}.children`, severity: 'error', message: 'has no "other" child', hint: 'add a catch-all child "other" with a slug of its own' });
     }
-    for (const slug of duplicates(category.children.map((c) => c.slug).concat(['page']))) {
-      problems.push({ file, field: `${category.key}.children`, severity: 'error', message: `child slug "${slug}" is used twice or is reserved`, hint: 'give each child its own slug' });
+    for (const slug of duplicates(category.children.map((c) => c.slug))) {
+      problems.push({ file, field: `${category.key}.children`, severity: 'error', message: `child slug "${slug}" is used twice`, hint: 'give each child its own slug' });
     }
   }
   return problems;

@@ -6,8 +6,8 @@
 import { createTranslator, type Messages } from '../i18n/translator.ts';
 import type { CategoryNode, SiteSettings, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
-import { outputFileFor, pageDataPathFor } from '../model/urls.ts';
-import { SPECIAL_FILES, type PageSpec } from '../pages/types.ts';
+import type { PageSpec } from '../pages/types.ts';
+import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { headTags, renderDocument, type DocumentAssets } from './document.ts';
 import { renderMain, type Shell } from './renderPage.tsx';
 
@@ -51,11 +51,6 @@ export function createPageRenderer(setup: RenderSetup): PageRenderer {
       { path: dataFile, content: pageDataJson(spec, main, head, setup) },
     ];
   };
-}
-
-/** The files a page is written to: its HTML and its page data. */
-export function pageOutputPaths(spec: Pick<PageSpec, 'kind' | 'path'>): [string, string] {
-  return [SPECIAL_FILES[spec.kind] ?? outputFileFor(spec.path), pageDataPathFor(spec.path).slice(1)];
 }
 
 /** page-data.json (SPEC section 7): the page's main HTML and head, for client-side navigation. */

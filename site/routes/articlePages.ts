@@ -18,30 +18,68 @@ import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.
 import { urls } from '../model/urls.ts';
 import type { ArticleProps, PageSpec } from '../pages/types.ts';
 import { digest } from '../build/buildCache.ts';
-import { home, type Draft } from './routeParts.ts';
+import { articleOwner, home, type Draft, type Owner } from './routeParts.ts';
 import { absoluteUrl, localeSiteUrl } from '../render/seo.ts';
 
 export interface ArticleEntry {
-  path: string;
+  readonly path: string;
+  readonly kind: 'article';
+  readonly owner: Owner;
   /** Digest of everything the page is made from. */
-  inputs: string;
+  readonly inputs: string;
   /** For sitemap.xml, without making the page. */
-  lastmod: string;
+  readonly lastmod: string;
   spec(): PageSpec;
 }
 
-export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => PageSpec): Generator<ArticleEntry> {
-  const inputsOf = articleInputs(model);
-  // One byline object per author, shared by their articles' specs: the page keyer hashes it once (pageKey.ts).
-  const bylines = new Map<string, ArticleProps['author']>();
-  for (const article of model.articles) {
-    yield {
-      path: urls.article(article.slug),
-      inputs: inputsOf(article),
-      lastmod: article.updated ?? article.date,
-      spec: () => sponsor(articleDraft(model, article, bylines)),
-    };
+/** What every article entry of one build shares. */
+interface ArticleContext {
+  model: SiteModel;
+  inputsOf: (article: Article) => string;
+  sponsor: (draft: Draft) => PageSpec;
+  bylines: Map<string, ArticleProps['author']>;
+}
+
+/**
+ * One article's page before it is made. A class, and its owner and inputs
+ * worked out on first read: the route check (collisions.ts) walks 100,000 of
+ * these for their paths alone, and the build reads the inputs of each once.
+ */
+class ArticlePageEntry implements ArticleEntry {
+  readonly kind = 'article';
+  readonly path: string;
+  #owner: Owner | undefined;
+  #inputs: string | undefined;
+
+  constructor(
+    private readonly context: ArticleContext,
+    private readonly article: Article,
+  ) {
+    this.path = urls.article(article.slug);
   }
+
+  get owner(): Owner {
+    return (this.#owner ??= articleOwner(this.article));
+  }
+
+  get inputs(): string {
+    return (this.#inputs ??= this.context.inputsOf(this.article));
+  }
+
+  get lastmod(): string {
+    return this.article.updated ?? this.article.date;
+  }
+
+  spec(): PageSpec {
+    const { model, sponsor, bylines } = this.context;
+    return sponsor(articleDraft(model, this.article, bylines));
+  }
+}
+
+export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => PageSpec): Generator<ArticleEntry> {
+  // One byline object per author, shared by their articles' specs: the page keyer hashes it once (pageKey.ts).
+  const context: ArticleContext = { model, inputsOf: articleInputs(model), sponsor, bylines: new Map() };
+  for (const article of model.articles) yield new ArticlePageEntry(context, article);
 }
 
 /**

@@ -3,42 +3,52 @@
  * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize,
  * with archive pages numbered from the oldest (model/pagination.ts).
  */
-import type { CategoryNode } from '../../shared/types.ts';
+import type { Author, CategoryNode } from '../../shared/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
-import type { LinkItem, PageSpec } from '../pages/types.ts';
+import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
 import { articleEntries } from './articlePages.ts';
-import { home, sponsorship, type Draft } from './routeParts.ts';
+import { authorOwner, categoryOwner, feltOwned, home, sponsorship, subcategoryOwner, type Draft, type Owner } from './routeParts.ts';
 
 /**
- * A page before it is made. Article pages also say what they are made from
+ * A page before it is made: where it goes and whose it is are known at once
+ * (outputs.ts lists every file of the build from them, without making a
+ * page); spec() makes it. Article pages also say what they are made from
  * (articlePages.ts), so a rebuild can skip making the ones nothing touched.
  */
 export interface PageEntry {
   path: string;
+  kind: PageKind;
+  /** Named when another page or file claims one of this page's files (collisions.ts). */
+  owner: Owner;
   /** Digest of everything the page is made from; set for article pages, which are always in the sitemap. */
   inputs?: string;
   lastmod?: string;
   spec(): PageSpec;
 }
 
+/** A page other than an article's: its place, and draft() to make it. Nothing is translated or looked up until then. */
+interface Route {
+  path: string;
+  kind: PageKind;
+  owner: Owner;
+  draft(): Draft;
+}
+
 export function* pageEntries(model: SiteModel): Generator<PageEntry> {
-  const drafts: Iterable<Draft>[] = [
-    [homePage(model)],
-    listingPages(model),
-    authorPages(model),
-    infoPages(model),
-    [sitemapPage(model), errorPage(model, 'notFound'), errorPage(model, 'serverError')],
+  const routes: Iterable<Route>[] = [
+    [{ path: urls.home(), kind: 'home', owner: feltOwned('the home page'), draft: () => homePage(model) }],
+    listingRoutes(model),
+    authorRoutes(model),
+    infoRoutes(model),
+    [sitemapRoute(model), errorRoute(model, 'notFound'), errorRoute(model, 'serverError')],
   ];
   const sponsor = sponsorship(model);
-  for (const group of drafts) {
-    for (const draft of group) {
-      const spec = sponsor(draft);
-      yield { path: spec.path, spec: () => spec };
-    }
+  for (const group of routes) {
+    for (const { draft, ...route } of group) yield { ...route, spec: () => sponsor(draft()) };
   }
   yield* articleEntries(model, sponsor);
 }
@@ -54,6 +64,12 @@ export function countPages(model: SiteModel): number {
   const paged = [...listings, ...authors].reduce((sum, ids) => sum + pageCount(model, ids.length), 0);
   // home, authors, sitemap, 404, 500, the info pages, and one page per article
   return 5 + paged + INFO_ROUTES.length + model.articles.length;
+}
+
+/** Made on first call, then shared: what all pages of one listing show alike. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 function summariesOf(model: SiteModel, ids: string[]) {
@@ -102,42 +118,47 @@ function homePage(model: SiteModel): Draft {
 interface Listing {
   base: string;
   kind: 'category' | 'subcategory';
+  owner: Owner;
   node: CategoryNode;
-  trail: Crumb[];
   ids: string[];
-  topics: LinkItem[];
-  feed?: { title: string; href: string };
+  /** What every page of the listing shows alike, made when its first page is. */
+  shared: () => { trail: Crumb[]; topics: LinkItem[]; feed?: { title: string; href: string } };
 }
 
-function* listingPages(model: SiteModel): Generator<Draft> {
+function* listingRoutes(model: SiteModel): Generator<Route> {
   const { t, pick } = model.translator;
   const site = model.content.settings.title;
   for (const category of model.content.categories) {
     const base = urls.category(category.slug);
-    const trail = [home(model), { name: pick(category.title), href: base }];
-    const topics = category.children.map((child) => ({
-      title: pick(child.title),
-      href: urls.subcategory(category.slug, child.slug),
-      count: model.index.bySubcategory.get(subcategoryKey(category.key, child.key))?.length ?? 0,
-    }));
-    const feed = { title: t('feed.categoryTitle', { site, category: pick(category.title) }), href: urls.categoryFeed(category.slug) };
-    yield* paginate(model, { base, kind: 'category', node: category, trail, ids: model.index.byCategory.get(category.key) ?? [], topics, feed });
+    const trail = once(() => [home(model), { name: pick(category.title), href: base }]);
+    const feed = once(() => ({ title: t('feed.categoryTitle', { site, category: pick(category.title) }), href: urls.categoryFeed(category.slug) }));
+    const topics = once(() =>
+      category.children.map((child) => ({
+        title: pick(child.title),
+        href: urls.subcategory(category.slug, child.slug),
+        count: model.index.bySubcategory.get(subcategoryKey(category.key, child.key))?.length ?? 0,
+      })),
+    );
+    const ids = model.index.byCategory.get(category.key) ?? [];
+    const shared = once(() => ({ trail: trail(), topics: topics(), feed: feed() }));
+    const owner = categoryOwner(model, category);
+    yield* paginate(model, { base, kind: 'category', owner, node: category, ids, shared });
     for (const child of category.children) {
       const childBase = urls.subcategory(category.slug, child.slug);
-      const childTrail = [...trail, { name: pick(child.title), href: childBase }];
-      const ids = model.index.bySubcategory.get(subcategoryKey(category.key, child.key)) ?? [];
-      yield* paginate(model, { base: childBase, kind: 'subcategory', node: child, trail: childTrail, ids, topics: [], feed });
+      const childIds = model.index.bySubcategory.get(subcategoryKey(category.key, child.key)) ?? [];
+      const childShared = once(() => ({ trail: [...trail(), { name: pick(child.title), href: childBase }], topics: [], feed: feed() }));
+      yield* paginate(model, { base: childBase, kind: 'subcategory', owner: subcategoryOwner(model, category, child, owner), node: child, ids: childIds, shared: childShared });
     }
   }
 }
 
-/** The front page and archive pages of a newest-first list (model/pagination.ts). */
-function* pagesOf(model: SiteModel, base: string, ids: string[]): Generator<{ path: string; page: number; ids: string[]; pagination: PageInfo }> {
+/** The front page and archive pages of a newest-first list (model/pagination.ts): their paths, and what each shows once made. */
+function* pagesOf(model: SiteModel, base: string, ids: string[]): Generator<{ path: string; page: number; shown(): { ids: string[]; pagination: PageInfo } }> {
   const size = model.content.settings.home.pageSize;
   const { archives } = planListing(ids.length, size);
-  yield { path: base, page: 0, ids: frontItems(ids, size), pagination: pageInfo(base, 0, archives) };
+  yield { path: base, page: 0, shown: () => ({ ids: frontItems(ids, size), pagination: pageInfo(base, 0, archives) }) };
   for (let page = archives; page >= 1; page--) {
-    yield { path: urls.page(base, page), page, ids: archiveItems(ids, size, page), pagination: pageInfo(base, page, archives) };
+    yield { path: urls.page(base, page), page, shown: () => ({ ids: archiveItems(ids, size, page), pagination: pageInfo(base, page, archives) }) };
   }
 }
 
@@ -150,44 +171,62 @@ function pageTitle(model: SiteModel, title: string, page: number): string {
   return page > 0 ? `${title} (${model.translator.t('pagination.page', { page })})` : title;
 }
 
-function* paginate(model: SiteModel, listing: Listing): Generator<Draft> {
+function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
+  for (const { path, page, shown } of pagesOf(model, listing.base, listing.ids)) {
+    yield { path, kind: listing.kind, owner: listing.owner, draft: () => listingPage(model, listing, path, page, shown()) };
+  }
+}
+
+function listingPage(model: SiteModel, listing: Listing, path: string, page: number, { ids, pagination }: { ids: string[]; pagination: PageInfo }): Draft {
   const { t, pick } = model.translator;
   const { settings } = model.content;
   const heading = pick(listing.node.title);
   const description = pick(listing.node.description);
+  const { trail, topics, feed } = listing.shared();
   // Counts change with every new article: only the front page shows them, so archive pages stay as they are.
-  const uncounted = listing.topics.map(({ count: _count, ...topic }) => topic);
-  for (const { path, page, ids, pagination } of pagesOf(model, listing.base, listing.ids)) {
-    yield {
-      kind: listing.kind,
-      path,
-      head: {
-        title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page),
-        description,
-        canonical: path,
-        ogType: 'website',
-        structuredData: [{ type: 'collection', path, name: heading, description }, { type: 'breadcrumbs', trail: listing.trail }],
-        alternates: [],
-        feed: listing.feed,
-      },
-      props: {
-        heading,
-        description,
-        trail: listing.trail,
-        topics: page === 0 ? listing.topics : uncounted,
-        articles: summariesOf(model, ids),
-        pagination,
-        total: page === 0 ? listing.ids.length : undefined,
-      },
-    };
+  const uncounted = topics.map(({ count: _count, ...topic }) => topic);
+  return {
+    kind: listing.kind,
+    path,
+    head: {
+      title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page),
+      description,
+      canonical: path,
+      ogType: 'website',
+      structuredData: [{ type: 'collection', path, name: heading, description }, { type: 'breadcrumbs', trail }],
+      alternates: [],
+      feed,
+    },
+    props: {
+      heading,
+      description,
+      trail,
+      topics: page === 0 ? topics : uncounted,
+      articles: summariesOf(model, ids),
+      pagination,
+      total: page === 0 ? listing.ids.length : undefined,
+    },
+  };
+}
+
+function* authorRoutes(model: SiteModel): Generator<Route> {
+  const { authors } = model.content;
+  yield { path: urls.authors(), kind: 'authors', owner: feltOwned('the authors page'), draft: () => authorsPage(model) };
+  for (const [index, author] of authors.entries()) {
+    const base = urls.author(author.slug);
+    const ids = model.articlesByAuthor.get(author.name) ?? [];
+    const owner = authorOwner(model, author, index);
+    for (const { path, page, shown } of pagesOf(model, base, ids)) {
+      yield { path, kind: 'author', owner, draft: () => authorPage(model, author, path, page, ids.length, shown()) };
+    }
   }
 }
 
-function* authorPages(model: SiteModel): Generator<Draft> {
+function authorsPage(model: SiteModel): Draft {
   const { t } = model.translator;
   const { settings, authors } = model.content;
   const count = (name: string) => model.articlesByAuthor.get(name)?.length ?? 0;
-  yield {
+  return {
     kind: 'authors',
     path: urls.authors(),
     head: {
@@ -200,26 +239,25 @@ function* authorPages(model: SiteModel): Generator<Draft> {
     },
     props: { authors: authors.map((a) => ({ name: a.name, title: a.name, href: urls.author(a.slug), description: a.description, count: count(a.name) })) },
   };
-  for (const author of authors) {
-    const base = urls.author(author.slug);
-    const ids = model.articlesByAuthor.get(author.name) ?? [];
-    const trail = [home(model), { name: t('authors.heading'), href: urls.authors() }, { name: author.name, href: base }];
-    for (const { path, page, ids: shown, pagination } of pagesOf(model, base, ids)) {
-      yield {
-        kind: 'author',
-        path,
-        head: {
-          title: pageTitle(model, author.meta_title, page),
-          description: author.meta_description,
-          canonical: path,
-          ogType: 'profile',
-          structuredData: [{ type: 'person', person: { name: author.name, slug: author.slug, description: author.description } }, { type: 'breadcrumbs', trail }],
-          alternates: [],
-        },
-        props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, shown), pagination, total: page === 0 ? ids.length : undefined },
-      };
-    }
-  }
+}
+
+function authorPage(model: SiteModel, author: Author, path: string, page: number, total: number, { ids, pagination }: { ids: string[]; pagination: PageInfo }): Draft {
+  const { t } = model.translator;
+  const base = urls.author(author.slug);
+  const trail = [home(model), { name: t('authors.heading'), href: urls.authors() }, { name: author.name, href: base }];
+  return {
+    kind: 'author',
+    path,
+    head: {
+      title: pageTitle(model, author.meta_title, page),
+      description: author.meta_description,
+      canonical: path,
+      ogType: 'profile',
+      structuredData: [{ type: 'person', person: { name: author.name, slug: author.slug, description: author.description } }, { type: 'breadcrumbs', trail }],
+      alternates: [],
+    },
+    props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, ids), pagination, total: page === 0 ? total : undefined },
+  };
 }
 
 const INFO_ROUTES = [
@@ -228,19 +266,30 @@ const INFO_ROUTES = [
   { id: 'terms', path: urls.terms() },
 ] as const;
 
-function* infoPages(model: SiteModel): Generator<Draft> {
+function* infoRoutes(model: SiteModel): Generator<Route> {
   const { settings, pages } = model.content;
   for (const route of INFO_ROUTES) {
     const page = pages.find((p) => p.id === route.id && p.ui === model.ui) ?? pages.find((p) => p.id === route.id && p.ui === 'en');
     if (!page) continue;
-    const trail = [home(model), { name: page.title, href: route.path }];
     yield {
-      kind: 'info',
       path: route.path,
-      head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', structuredData: [{ type: 'breadcrumbs', trail }], alternates: [] },
-      props: { title: page.title, body: page.body, trail },
+      kind: 'info',
+      owner: feltOwned(`the ${route.id} page`),
+      draft: () => {
+        const trail = [home(model), { name: page.title, href: route.path }];
+        return {
+          kind: 'info',
+          path: route.path,
+          head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', structuredData: [{ type: 'breadcrumbs', trail }], alternates: [] },
+          props: { title: page.title, body: page.body, trail },
+        };
+      },
     };
   }
+}
+
+function sitemapRoute(model: SiteModel): Route {
+  return { path: urls.sitemap(), kind: 'sitemap', owner: feltOwned('the HTML sitemap'), draft: () => sitemapPage(model) };
 }
 
 function sitemapPage(model: SiteModel): Draft {
@@ -279,12 +328,17 @@ function sitemapPage(model: SiteModel): Draft {
  * as they do every missing page (felt serve and felt deploy send them), so
  * they carry no robots meta; they have no canonical URL and are not in the sitemap.
  */
-function errorPage(model: SiteModel, kind: 'notFound' | 'serverError'): Draft {
+function errorRoute(model: SiteModel, kind: 'notFound' | 'serverError'): Route {
+  const path = kind === 'notFound' ? '/404' : '/500';
+  return { path, kind, owner: feltOwned(`the ${path.slice(1)} page`), draft: () => errorPage(model, kind, path) };
+}
+
+function errorPage(model: SiteModel, kind: 'notFound' | 'serverError', path: string): Draft {
   const { t } = model.translator;
   const site = model.content.settings.title;
   return {
     kind,
-    path: kind === 'notFound' ? '/404' : '/500',
+    path,
     head: { title: t(`${kind}.title`, { site }), description: t(`${kind}.description`), ogType: 'website', structuredData: [], alternates: [] },
     props: {},
   };

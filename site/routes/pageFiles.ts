@@ -1,0 +1,12 @@
+/**
+ * The files a page is written to, from its path and kind alone: the route
+ * check (outputs.ts) knows them before a page is made, the renderer writes
+ * them, and an incremental build removes them when the page is gone.
+ */
+import { outputFileFor, pageDataPathFor } from '../model/urls.ts';
+import { SPECIAL_FILES, type PageSpec } from '../pages/types.ts';
+
+/** Its HTML and its page data, relative to the output folder. */
+export function pageOutputPaths(page: Pick<PageSpec, 'kind' | 'path'>): [string, string] {
+  return [SPECIAL_FILES[page.kind] ?? outputFileFor(page.path), pageDataPathFor(page.path).slice(1)];
+}
