@@ -22,3 +22,9 @@ export const PROMPTS_DIR = path.join(FELT_ROOT, 'prompts');
 export const CLIENT_DIR = path.join(FELT_ROOT, 'site', 'client');
 export const STYLES_DIR = path.join(FELT_ROOT, 'site', 'styles');
 export const STATIC_DIR = path.join(FELT_ROOT, 'site', 'static');
+
+/** A path as messages show it: relative to the working folder when inside it, else as given. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}

@@ -33,7 +33,8 @@ export interface SiteSettings {
   localeUrls?: Partial<Record<ContentLocale, string>>;
   home: HomeCounts;
   sponsored: { style: SponsoredStyle; limit?: number };
-  storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string };
+  /** projectId and apiEndpoint are read for GCS only. */
+  storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string; projectId?: string; apiEndpoint?: string };
   proxy: { allow: string[] };
   generation: { model: string; prices: Record<string, { input: number; output: number }> };
 }

@@ -30,8 +30,9 @@ export function openStorage(project: Project, choice: StorageChoice = {}): Stora
   const kind = storageKind(choice.storage, project.settings.storage.backend);
   if (kind === 'local') return new LocalStorage(path.resolve(project.root, choice.localRoot ?? project.settings.storage.localRoot));
   const env = process.env;
-  const projectId = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? project.storageExtras.projectId ?? project.settings.storage.prefix;
-  return new GcsStorage({ projectId, apiEndpoint: choice.apiEndpoint ?? project.storageExtras.apiEndpoint });
+  const { storage } = project.settings;
+  const projectId = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? storage.projectId ?? storage.prefix;
+  return new GcsStorage({ projectId, apiEndpoint: choice.apiEndpoint ?? storage.apiEndpoint });
 }
 
 export type BucketEnv = 'dev' | 'prod';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { FeltError } from '../../shared/errors.ts';
-import { splitFrontmatter } from './frontmatter.ts';
+import { frontmatterBody } from './grayMatter.ts';
 
 /** Reads an article's markdown body again when its page is rendered. */
 export function readArticleBody(file: string): string {
@@ -10,5 +10,5 @@ export function readArticleBody(file: string): string {
   } catch (error) {
     throw new FeltError('ARTICLE_VANISHED', `${file} could not be read while the site was being built`, { file, hint: 'do not move or delete articles during a build; run it again', cause: error });
   }
-  return splitFrontmatter(source).body;
+  return frontmatterBody(source);
 }

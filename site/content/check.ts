@@ -2,17 +2,19 @@
  * `felt check`: every problem in a content folder and the UI strings, found
  * in one pass and returned, never thrown. The content checks are loadContent's
  * own (the build refuses exactly what check reports); this adds line numbers
- * to problems in JSON files, the UI-locale checks, and warnings for category
- * names that a display locale shows in English.
+ * to the problems found across files, the UI-locale checks, and warnings for
+ * category names that a display locale shows in English.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
+import { parseJson } from '../../shared/json.ts';
+import { displayPath } from '../../shared/paths.ts';
+import { fieldPath, type FieldPath } from '../../shared/validation.ts';
 import { checkUiLocales } from './checkLocales.ts';
-import { scanFrontmatter } from './frontmatter.ts';
-import { jsonFieldLines, lineOfField } from './jsonLines.ts';
-import { displayPath, loadContent } from './loadContent.ts';
+import { splitFrontmatter } from './frontmatter.ts';
+import { loadContent } from './loadContent.ts';
 import { contentRouteProblems } from '../routes/collisions.ts';
 
 export interface CheckOptions {
@@ -68,14 +70,13 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
 }
 
 /**
- * Problems found across files (an unknown author) or about a missing field
- * carry no line; find the field's line in the file, or point at line 1 where
- * the field should be added.
+ * Problems found across files (an unknown author) carry no line; find the
+ * field's line in the file, or where the field should be added.
  */
 async function addLines(problems: Problem[]): Promise<Problem[]> {
-  const cache = new Map<string, Map<string, number> | undefined>();
+  const cache = new Map<string, ((path: FieldPath) => number) | undefined>();
   const linesOf = async (file: string) => {
-    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => (file.endsWith('.json') ? jsonFieldLines(text) : (scanFrontmatter(text)?.keys ?? new Map())), () => undefined));
+    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => fieldLines(file, text), () => undefined));
     return cache.get(file);
   };
   const result: Problem[] = [];
@@ -84,10 +85,23 @@ async function addLines(problems: Problem[]): Promise<Problem[]> {
       result.push(problem);
       continue;
     }
-    const lines = await linesOf(problem.file);
-    result.push({ ...problem, line: lines ? (lineOfField(lines, problem.field) ?? 1) : undefined });
+    const lineOf = await linesOf(problem.file);
+    result.push({ ...problem, line: lineOf?.(fieldPath(problem.field)) });
   }
   return result;
+}
+
+/** Lines of the fields of a JSON file or of a markdown file's frontmatter, read as the build reads them. */
+function fieldLines(file: string, text: string): ((path: FieldPath) => number) | undefined {
+  if (file.endsWith('.json')) {
+    const parsed = parseJson(text);
+    return parsed.ok ? parsed.json.lineOf : undefined;
+  }
+  try {
+    return splitFrontmatter(text).lineOf;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */

@@ -8,10 +8,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
-import { LOCALES_DIR } from '../../shared/paths.ts';
+import { parseJson } from '../../shared/json.ts';
+import { displayPath, LOCALES_DIR } from '../../shared/paths.ts';
 import { UI_LOCALES, type UiLocale } from '../../shared/types.ts';
-import { displayPath } from './loadContent.ts';
-import { jsonFieldLines, lineAt } from './jsonLines.ts';
 
 const PLURAL_FORM = /\.(zero|one|two|few|many|other)$/;
 
@@ -27,7 +26,7 @@ interface LocaleFile {
   strings: Record<string, string>;
   /** Every key in the file, usable or not (an empty one is reported once, as empty). */
   keys: Set<string>;
-  lines: Map<string, number>;
+  lineOf(key: string): number;
 }
 
 export async function checkUiLocales(dir = LOCALES_DIR): Promise<LocaleCheck> {
@@ -42,7 +41,7 @@ export async function checkUiLocales(dir = LOCALES_DIR): Promise<LocaleCheck> {
   for (const key of Object.keys(en.strings)) {
     const base = key.replace(PLURAL_FORM, '');
     if (base !== key && !(base in en.strings)) {
-      problems.push({ file: en.file, line: en.lines.get(key), field: key, severity: 'error', message: `plural form "${key}" has no plain "${base}"`, hint: `add "${base}": it is the default form and the one other locales must have` });
+      problems.push({ file: en.file, line: en.lineOf(key), field: key, severity: 'error', message: `plural form "${key}" has no plain "${base}"`, hint: `add "${base}": it is the default form and the one other locales must have` });
     }
   }
   for (const other of files) if (other !== en) problems.push(...compareWithEnglish(other, en));
@@ -58,27 +57,25 @@ async function readLocale(ui: UiLocale, full: string, problems: Problem[]): Prom
     problems.push({ file, severity: 'error', message: 'file is missing', hint: ui === 'en' ? 'restore locales/en.json: every UI string comes from it' : `copy locales/en.json to locales/${ui}.json and translate every string` });
     return undefined;
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    problems.push({ file, line: position ? lineAt(text, Number(position)) : undefined, severity: 'error', message: `is not valid JSON: ${(error as Error).message}`, hint: 'fix the JSON syntax' });
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    problems.push({ file, line: parsed.error.line, severity: 'error', message: `is not valid JSON: ${parsed.error.message}`, hint: 'fix the JSON syntax' });
     return undefined;
   }
+  const data = parsed.json.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     problems.push({ file, line: 1, severity: 'error', message: 'must be one JSON object of "key": "string" pairs' });
     return undefined;
   }
-  const lines = jsonFieldLines(text);
+  const lineOf = (key: string) => parsed.json.lineOf([key]);
   const strings: Record<string, string> = {};
   for (const [key, value] of Object.entries(data)) {
-    const at = { file, line: lines.get(key), field: key };
+    const at = { file, line: lineOf(key), field: key };
     if (typeof value !== 'string') problems.push({ ...at, severity: 'error', message: `UI string "${key}" must be a string, not ${Array.isArray(value) ? 'an array' : typeof value}` });
     else if (value.trim() === '') problems.push({ ...at, severity: 'error', message: `UI string "${key}" is empty`, hint: 'translate it, or remove the key to fall back to English' });
     else strings[key] = value;
   }
-  return { ui, file, strings, keys: new Set(Object.keys(data)), lines };
+  return { ui, file, strings, keys: new Set(Object.keys(data)), lineOf };
 }
 
 function compareWithEnglish(locale: LocaleFile, en: LocaleFile): Problem[] {
@@ -90,7 +87,7 @@ function compareWithEnglish(locale: LocaleFile, en: LocaleFile): Problem[] {
   for (const [key, value] of Object.entries(locale.strings)) {
     const base = key.replace(PLURAL_FORM, '');
     const english = en.strings[key] ?? en.strings[base];
-    const at = { file: locale.file, line: locale.lines.get(key), field: key };
+    const at = { file: locale.file, line: locale.lineOf(key), field: key };
     if (english === undefined) {
       problems.push({ ...at, severity: 'warning', message: `UI string "${key}" is not in en.json, so nothing uses it`, hint: 'remove it, or add it to en.json first' });
       continue;

@@ -7,15 +7,17 @@ import { statSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import type { z } from 'zod';
 import { ContentError, FeltError, type Problem } from '../../shared/errors.ts';
-import { CONTENT_LOCALES, UI_LOCALES, type AdData, type Article, type Author, type CategoryNode, type ContentLocale, type InfoPage, type SiteContent, type SiteSettings } from '../../shared/types.ts';
+import { readJsonFile } from '../../shared/json.ts';
+import { displayPath } from '../../shared/paths.ts';
+import { readSettingsFiles, SETTINGS_FILES } from '../../shared/settings.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type Article, type ContentLocale, type InfoPage, type SiteContent } from '../../shared/types.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
-import { splitFrontmatter } from './frontmatter.ts';
+import { readFrontmatter } from './frontmatter.ts';
 import { MAX_ARTICLE_BYTES, parseArticleBytes } from './parseArticle.ts';
-import { CONTENT_PARSE, adsSchema, authorsSchema, categoriesSchema, formatIssues, infoPageFrontmatterSchema, siteSettingsSchema } from './schemas.ts';
+import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
 
@@ -26,75 +28,30 @@ export interface LoadOptions {
   cacheFile?: string;
 }
 
-export function displayPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-}
-
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
   if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new FeltError('CONTENT_MISSING', `there is no content folder at ${displayPath(root)}`, { hint: 'run felt in the folder that holds content/, or name it with --content' });
   }
   const problems: Problem[] = [];
   const file = (name: string) => path.join(root, name);
-  const settings = await readJson(file('site.json'), siteSettingsSchema, problems);
-  const rawCategories = await readJson(file('categories.json'), categoriesSchema, problems);
-  const authors = await readJson(file('authors.json'), authorsSchema, problems);
-  const ads = (await readJson(file('ads.json'), adsSchema, problems, { sapeNewUrl: '', sapeLinks: {} })) ?? { sapeNewUrl: '', sapeLinks: {} };
-  const categories = rawCategories ? toCategoryNodes(rawCategories) : [];
-  if (rawCategories) problems.push(...checkCategories(categories, displayPath(file('categories.json'))));
-  if (authors) problems.push(...checkAuthors(authors, displayPath(file('authors.json'))));
+  const { settings, categories, authors } = await readSettingsFiles(root, problems);
+  const ads = (await readJsonFile(file('ads.json'), adsSchema, problems, { fallback: {} })) ?? { sapeNewUrl: '', sapeLinks: {} };
+  if (categories) problems.push(...checkCategories(categories, displayPath(file(SETTINGS_FILES.categories))));
+  if (authors) problems.push(...checkAuthors(authors, displayPath(file(SETTINGS_FILES.authors))));
   const pages = await loadInfoPages(file('pages'), problems);
   const articles = {} as Record<ContentLocale, Article[]>;
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
     articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(file(`articles/${locale}`), locale, problems, cache) : [];
-    if (authors && rawCategories) problems.push(...checkArticles(articles[locale], authors, categories));
+    if (authors && categories) problems.push(...checkArticles(articles[locale], authors, categories));
   }
-  if (problems.some((p) => p.severity === 'error') || !settings || !authors) throw new ContentError(sortProblems(problems));
+  if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(problems));
   cache?.save();
-  return { root, settings: settings as SiteSettings, categories, authors: authors as Author[], pages, ads: ads as AdData, articles };
+  return { root, settings, categories, authors, pages, ads, articles };
 }
 
 function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
-}
-
-async function readJson<S extends z.ZodType>(file: string, schema: S, problems: Problem[], fallback?: z.input<S>): Promise<z.output<S> | undefined> {
-  const shown = displayPath(file);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    if (fallback !== undefined) return schema.parse(fallback);
-    problems.push({ file: shown, severity: 'error', message: 'file is missing', hint: 'create it (see README, "Configuration")' });
-    return undefined;
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    problems.push({ file: shown, severity: 'error', message: `is not valid JSON: ${(error as Error).message}` });
-    return undefined;
-  }
-  const result = schema.safeParse(data, CONTENT_PARSE);
-  if (result.success) return result.data;
-  for (const { field, message } of formatIssues(result.error)) {
-    problems.push({ file: shown, field, severity: 'error', message: `${field} ${message}` });
-  }
-  return undefined;
-}
-
-type RawCategories = z.output<typeof categoriesSchema>;
-
-function toCategoryNodes(raw: RawCategories): CategoryNode[] {
-  return Object.entries(raw).map(([key, node]) => ({
-    key,
-    slug: node.slug,
-    title: node.title,
-    description: node.description,
-    children: node.children ? toCategoryNodes(node.children) : [],
-  }));
 }
 
 async function listFiles(folder: string, extension: string): Promise<string[]> {
@@ -155,13 +112,13 @@ async function loadInfoPages(folder: string, problems: Problem[]): Promise<InfoP
         if (ui === 'en') problems.push({ file: displayPath(full), severity: 'error', message: 'file is missing', hint: `write the ${id} page in English at least` });
         continue;
       }
-      const split = splitFrontmatter(source);
-      const fm = infoPageFrontmatterSchema.safeParse(split.data, CONTENT_PARSE);
-      if (!fm.success) {
-        for (const { field, message } of formatIssues(fm.error)) problems.push({ file: displayPath(full), field, line: split.lines.get(field), severity: 'error', message: `${field} ${message}` });
+      const shown = displayPath(full);
+      const read = readFrontmatter(source, shown, infoPageFrontmatterSchema, 'start the file with --- and the fields title, description');
+      if (!read.ok) {
+        problems.push(...read.problems);
         continue;
       }
-      pages.push({ id, ui, title: fm.data.title, description: fm.data.description, body: split.body, file: displayPath(full) });
+      pages.push({ id, ui, title: read.data.title, description: read.data.description, body: read.split.body, file: shown });
     }
   }
   return pages;

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import type { Article, ContentLocale } from '../../shared/types.ts';
 import { countWords } from '../../shared/words.ts';
-import { splitFrontmatter } from './frontmatter.ts';
-import { CONTENT_PARSE, articleFrontmatterSchema, formatIssues } from './schemas.ts';
+import { readFrontmatter } from './frontmatter.ts';
+import { articleFrontmatterSchema } from './schemas.ts';
 
 /** Articles above this size are refused: no real article is this long. */
 export const MAX_ARTICLE_BYTES = 1024 * 1024;
@@ -67,36 +67,19 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   if (source.trim() === '') {
     return { problems: [problem('file is empty', { hint: 'add frontmatter between --- lines and a markdown body' })] };
   }
-  let split;
-  try {
-    split = splitFrontmatter(source);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    const line = /line (\d+)/.exec(String(error))?.[1];
-    return { problems: [problem(`frontmatter is not valid YAML: ${reason}`, { line: line ? Number(line) + 1 : 1, hint: 'check quoting and indentation' })] };
-  }
-  if (Object.keys(split.data).length === 0) {
-    return { problems: [problem('no frontmatter found', { line: 1, hint: 'start the file with --- and the fields title, slug, description, author, date, locale, entities' })] };
-  }
-  const result = articleFrontmatterSchema.safeParse(split.data, CONTENT_PARSE);
-  if (!result.success) {
-    return {
-      problems: formatIssues(result.error).map(({ field, message }) =>
-        problem(`${field} ${message}`, { field, line: split.lines.get(field.split('.')[0] ?? '') }),
-      ),
-    };
-  }
-  const fm = result.data;
+  const read = readFrontmatter(source, file, articleFrontmatterSchema, 'start the file with --- and the fields title, slug, description, author, date, locale, entities');
+  if (!read.ok) return { problems: read.problems };
+  const { split, data: fm } = read;
   const problems: Problem[] = [];
   const expectedSlug = path.basename(file, '.md');
   if (fm.slug !== expectedSlug) {
-    problems.push(problem(`slug "${fm.slug}" differs from the file name "${expectedSlug}.md"`, { field: 'slug', line: split.lines.get('slug'), hint: `rename the file to ${fm.slug}.md or change the slug` }));
+    problems.push(problem(`slug "${fm.slug}" differs from the file name "${expectedSlug}.md"`, { field: 'slug', line: split.lineOf(['slug']), hint: `rename the file to ${fm.slug}.md or change the slug` }));
   }
   if (fm.locale !== folderLocale) {
-    problems.push(problem(`locale "${fm.locale}" differs from the folder articles/${folderLocale}`, { field: 'locale', line: split.lines.get('locale'), hint: 'move the file or fix the locale' }));
+    problems.push(problem(`locale "${fm.locale}" differs from the folder articles/${folderLocale}`, { field: 'locale', line: split.lineOf(['locale']), hint: 'move the file or fix the locale' }));
   }
   if (fm.updated && fm.updated < fm.date) {
-    problems.push(problem(`updated ${fm.updated} is before date ${fm.date}`, { field: 'updated', line: split.lines.get('updated') }));
+    problems.push(problem(`updated ${fm.updated} is before date ${fm.date}`, { field: 'updated', line: split.lineOf(['updated']) }));
   }
   if (split.body.trim() === '') {
     problems.push(problem('the article has no text after its frontmatter', { field: 'body', line: split.bodyLine }));

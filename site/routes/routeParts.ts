@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
-import { displayPath } from '../content/loadContent.ts';
+import { displayPath } from '../../shared/paths.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { Head, PageProps, PageSpec } from '../pages/types.ts';

@@ -7,12 +7,13 @@
  * every redirect, which is followed by hand. Size and time are capped.
  */
 import dns from 'node:dns';
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupAddress } from 'node:dns';
 import net from 'node:net';
 import path from 'node:path';
+import { readSiteSettings, SETTINGS_FILES } from '../../shared/settings.ts';
 import { isBlockedAddress } from './proxyAddress.ts';
 
 export const PROXY_PATH = '/__third-party-proxy';
@@ -40,15 +41,15 @@ class Failed extends Error {
 
 const systemResolve: LookupAll = (hostname, callback) => dns.lookup(hostname, { all: true, verbatim: true }, callback);
 
-/** The allowlist from content/site.json; none (every host refused) when it cannot be read. */
+/**
+ * The allowlist from content/site.json, read by the settings loader: none
+ * (every host refused) when there is no site.json, as when a built site is
+ * served alone; a ContentError naming each problem when site.json is invalid,
+ * rather than a server that quietly refuses hosts the operator listed.
+ */
 export async function readProxyAllowlist(contentDir: string): Promise<string[]> {
-  try {
-    const settings = JSON.parse(await readFile(path.join(contentDir, 'site.json'), 'utf8')) as { proxy?: { allow?: unknown } };
-    const allow = settings.proxy?.allow;
-    return Array.isArray(allow) ? allow.filter((host): host is string => typeof host === 'string') : [];
-  } catch {
-    return [];
-  }
+  if (!existsSync(path.join(contentDir, SETTINGS_FILES.settings))) return [];
+  return (await readSiteSettings(contentDir)).proxy.allow;
 }
 
 const PROXIED_TYPES = /^\s*((application|text)\/(javascript|ecmascript|x-javascript)|application\/(json|manifest\+json)|text\/css|image\/(png|gif|jpeg|webp|avif|x-icon))\s*(;|$)/i;

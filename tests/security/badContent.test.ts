@@ -19,7 +19,7 @@ const CORPUS = fileURLToPath(new URL('../fixtures/security/bad-content', import.
 
 /** File → what its problem must say (and the field, where there is one). */
 const EXPECTED: Record<string, RegExp[]> = {
-  'invalid-yaml.md': [/invalid-yaml\.md:\d+: frontmatter is not valid YAML/],
+  'invalid-yaml.md': [/invalid-yaml\.md:2: frontmatter is not valid YAML: Missing closing "quote/],
   'wrong-types.md': [/field "title": title /, /field "description": description /, /field "author": author /, /field "date": date must be an ISO date/, /field "entities": entities /],
   'missing-fields.md': [/field "slug": slug is required/, /field "description": description is required/, /field "author": author is required/, /field "date": date is required/, /field "locale": locale is required/, /field "entities": entities is required/],
   'unknown-author.md': [/field "author": author "Nobody Known" is not in authors\.json/],
@@ -30,7 +30,8 @@ const EXPECTED: Record<string, RegExp[]> = {
   'empty.md': [/empty\.md: file is empty/],
   'whitespace-only.md': [/whitespace-only\.md: file is empty/],
   'javascript-frontmatter.md': [/frontmatter in JavaScript is not accepted/],
-  'yaml-aliases.md': [/field "title": title /, /field "slug": slug /],
+  // Nested aliases are refused before they expand (issue 11), not expanded and then found to be the wrong type.
+  'yaml-aliases.md': [/yaml-aliases\.md:3: frontmatter is not valid YAML: its aliases \(\*name\) expand to too much data/],
   'no-body.md': [/no-body\.md:\d+ field "body": the article has no text after its frontmatter/],
   'control-character.md': [/control-character\.md:2 field "title": title must not contain control characters/],
   'no-frontmatter.md': [/no-frontmatter\.md:1: no frontmatter found/],
@@ -38,7 +39,7 @@ const EXPECTED: Record<string, RegExp[]> = {
   'binary-junk.md': [/binary-junk\.md: file contains binary data/],
   'not-utf8.md': [/not-utf8\.md:1: file is not UTF-8 text/],
   'latin1.md': [/latin1\.md:2: file is not UTF-8 text: bytes on this line do not decode \(save the file as UTF-8/],
-  '../../ads.json': [/ads\.json field "sapeNewUrl"/, /ads\.json field "sapeLinks\.no-slash"/, /ads\.json field "sapeLinks\.\/ok"/],
+  '../../ads.json': [/ads\.json:1 field "sapeNewUrl"/, /ads\.json:1 field "sapeLinks\.no-slash"/, /ads\.json:1 field "sapeLinks\.\/ok"/],
 };
 
 /** Valid despite their shape: a byte-order mark and CRLF line ends are accepted, never reported. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
 import { checkContent } from '../../site/content/check.ts';
 import { checkUiLocales } from '../../site/content/checkLocales.ts';
-import { jsonFieldLines } from '../../site/content/jsonLines.ts';
+import { parseJson } from '../../shared/json.ts';
 import { LOCALES_DIR } from '../../shared/paths.ts';
 import { BUNDLED_CONTENT, fixtureCopy, tempDir } from './helpers.ts';
 
@@ -88,9 +88,19 @@ describe('checkUiLocales', () => {
   });
 });
 
-describe('jsonFieldLines', () => {
-  it('maps dotted paths, array indices and flat keys with dots to lines', () => {
-    const lines = jsonFieldLines('{\n  "a": {\n    "b": [\n      1,\n      { "c": "x\\"y" }\n    ]\n  },\n  "d.e": true\n}');
-    expect(Object.fromEntries(lines)).toEqual({ a: 2, 'a.b': 3, 'a.b.0': 4, 'a.b.1': 5, 'a.b.1.c': 5, 'd.e': 8 });
+describe('parseJson', () => {
+  it('gives the line of keys, array elements and keys with dots; a missing field is placed at its nearest ancestor', () => {
+    const parsed = parseJson('{\n  "a": {\n    "b": [\n      1,\n      { "c": "x\\"y" }\n    ]\n  },\n  "d.e": true\n}');
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const { lineOf } = parsed.json;
+    expect([lineOf(['a']), lineOf(['a', 'b']), lineOf(['a', 'b', 0]), lineOf(['a', 'b', 1]), lineOf(['a', 'b', 1, 'c']), lineOf(['d.e'])]).toEqual([2, 3, 4, 5, 5, 8]);
+    expect([lineOf(['a', 'b', 7]), lineOf(['a', 'missing']), lineOf(['nothing'])]).toEqual([3, 2, 1]);
+  });
+
+  it('refuses what JSON does not allow, with its line: comments, trailing commas, an empty file', () => {
+    expect(parseJson('{\n  "a": 1,\n  // note\n  "b": 2\n}')).toEqual({ ok: false, error: { line: 3, message: 'comments are not allowed in JSON' } });
+    expect(parseJson('{\n  "a": [1, 2,],\n  "b": 2\n}')).toEqual({ ok: false, error: { line: 2, message: 'a trailing comma is not allowed in JSON' } });
+    expect(parseJson('{\n  "a": 1,\n}\n')).toEqual({ ok: false, error: { line: 2, message: 'a trailing comma is not allowed in JSON' } });
+    expect(parseJson(' \n')).toMatchObject({ ok: false, error: { line: 1 } });
   });
 });

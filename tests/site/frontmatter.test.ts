@@ -1,55 +1,92 @@
 /**
- * site/content/frontmatter.ts scanFrontmatter: the one place that finds the
- * frontmatter's `---` fences and its keys' lines. The parser's line numbers,
- * felt check's and the dev title editor all read the block gray-matter parsed.
+ * YAML frontmatter of articles and info pages, read by `yaml`: every problem
+ * names the line of its field, a block that is not YAML felt reads (bad
+ * syntax, an alias bomb, a tag) is one line with its position, and dates
+ * mean what js-yaml made of them. Info pages go through the same path as
+ * articles, so `felt check` and `felt build` report their broken YAML as a
+ * problem, not as a crash.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
-import { checkContent } from '../../site/content/check.ts';
-import { scanFrontmatter, splitFrontmatter } from '../../site/content/frontmatter.ts';
-import { replaceTitle, saveArticleTitle } from '../../site/dev/editTitle.ts';
+import { parseArticle } from '../../site/content/parseArticle.ts';
+import { ensureCompiled, runFelt, STACK_TRACE } from '../security/support/cli.ts';
 import { fixtureCopy } from './helpers.ts';
 
-describe('scanFrontmatter', () => {
-  it('gives the closing fence and each top-level key with its line, ignoring indented lines', () => {
-    const block = scanFrontmatter('---\ntitle: A\nentities:\n  - category: x\nslug : a\n---\nbody: not a key\n');
-    expect(block).toEqual({ closeLine: 6, keys: new Map([['title', 2], ['entities', 3], ['slug', 5]]) });
+const FIELDS = ['title: A title', 'slug: a-title', 'description: A description.', 'author: Mara Lindqvist', 'date: 2026-01-01', 'locale: en_US', 'entities:', '  - category: bettingStrategies'];
+
+/** An article whose frontmatter lines are FIELDS with some replaced or added. */
+function article(replace: Record<string, string> = {}, extra: string[] = []): string {
+  const lines = FIELDS.map((line) => replace[line.split(':')[0]!] ?? line);
+  return `---\n${[...lines, ...extra].join('\n')}\n---\n## Heading\n\nText.\n`;
+}
+
+const parse = (source: string) => parseArticle(source, 'articles/en_US/a-title.md', 'en_US');
+
+describe('article frontmatter', () => {
+  it('reads dates as js-yaml did: a plain date, a timestamp (its UTC day) and a quoted date', () => {
+    expect(parse(article({ date: 'date: 2024-05-01' })).article?.date).toBe('2024-05-01');
+    expect(parse(article({ date: 'date: 2024-05-01T23:30:00-05:00' })).article?.date).toBe('2024-05-02');
+    expect(parse(article({ date: 'date: "2024-05-01"' })).article?.date).toBe('2024-05-01');
+    expect(parse(article({ date: 'date: 2024-05-01' }, ['updated: 2024-06-01'])).article?.updated).toBe('2024-06-01');
   });
 
-  it('reads a raw file: byte-order mark and CRLF line ends', () => {
-    expect(scanFrontmatter('\uFEFF---\r\ntitle: A\r\nslug: a\r\n---\r\nBody\r\n')).toEqual({ closeLine: 4, keys: new Map([['title', 2], ['slug', 3]]) });
+  it('puts a problem inside a list on the line of that item, not on the line of the list', () => {
+    const source = article({}, ['  - category: pokerGuides', '    subcategories:', '      - subcategory: Tournaments', '      - subcategory: [not, text]']);
+    expect(parse(source).problems.map(formatProblem)).toEqual(['articles/en_US/a-title.md:13 field "entities.1.subcategories.1.subcategory": entities.1.subcategories.1.subcategory must be a string']);
   });
 
-  it('has nothing to say about a file without frontmatter or one that never closes', () => {
-    expect(scanFrontmatter('title: A\n')).toBeUndefined();
-    expect(scanFrontmatter('----\ntitle: A\n----\n')).toBeUndefined();
-    expect(scanFrontmatter('---\ntitle: A\nBody\n')).toBeUndefined();
+  it('refuses an alias bomb ("billion laughs") with one line, without expanding it', () => {
+    const levels = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) levels.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(', ')}]`);
+    const started = performance.now();
+    const { problems, article: parsed } = parse(article({}, levels));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(parsed).toBeUndefined();
+    expect(problems.map(formatProblem)).toEqual(['articles/en_US/a-title.md:11: frontmatter is not valid YAML: its aliases (*name) expand to too much data (write the values out instead of repeating aliases)']);
   });
 
-  it('ends the block where gray-matter does: at the first line starting with ---', () => {
-    const source = '---\ntitle: Fences\n----\nauthor: Body line\n';
-    expect(splitFrontmatter(source).data).toEqual({ title: 'Fences' });
-    expect(scanFrontmatter(source)).toEqual({ closeLine: 3, keys: new Map([['title', 2]]) });
+  it('refuses tags outside YAML\'s core schema, with their line', () => {
+    for (const tagged of ['title: !!binary aGVsbG8=', 'title: !custom A title']) {
+      const { problems } = parse(article({ title: tagged }));
+      expect(problems, tagged).toHaveLength(1);
+      expect(formatProblem(problems[0]!), tagged).toMatch(/^articles\/en_US\/a-title\.md:2: frontmatter is not valid YAML: .*tag/);
+    }
+  });
+
+  it('names the line of a syntax error and of a duplicate key', () => {
+    expect(parse(article({ description: 'description: [unclosed' })).problems.map(formatProblem)).toEqual([expect.stringMatching(/^articles\/en_US\/a-title\.md:4: frontmatter is not valid YAML: /)]);
+    expect(parse(article({}, ['title: Again'])).problems.map(formatProblem)).toEqual([expect.stringMatching(/^articles\/en_US\/a-title\.md:10: frontmatter is not valid YAML: Map keys must be unique/)]);
   });
 });
 
-describe('frontmatter lines across felt', () => {
-  // gray-matter ends this block at "----": "author" is a line of the body, not a field.
-  const source = '---\ntitle: Fences\nslug: fences\n----\nauthor: Body line\nText of the article.\n';
+describe('info pages with broken YAML (issue 11)', () => {
+  let contentDir: string;
+  const BROKEN = '---\ntitle: About us\ndescription: [unclosed\n---\nWho we are.\n';
 
-  it('felt check never points at a line of the body for a missing field', async () => {
-    const dir = await fixtureCopy({ 'articles/en_US/fences.md': source });
-    const lines = (await checkContent({ contentDir: dir })).problems.map(formatProblem);
-    expect(lines).toContainEqual(expect.stringMatching(/fences\.md:1 field "author": author is required/));
+  beforeAll(async () => {
+    await ensureCompiled();
+    contentDir = await fixtureCopy();
+    await writeFile(path.join(contentDir, 'pages', 'en', 'about-us.md'), BROKEN);
+  }, 120_000);
+
+  it('are one problem with file and line for `felt check`, exit 1, no stack trace', async () => {
+    const run = await runFelt(['check', '--content', contentDir], { timeoutMs: 60_000 });
+    expect(run.code).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(STACK_TRACE);
+    expect(run.stderr).not.toContain('unexpected failure');
+    const named = run.stdout.split('\n').filter((line) => line.includes('about-us.md'));
+    expect(named).toEqual([expect.stringMatching(/^error +\S*pages\/en\/about-us\.md:3: frontmatter is not valid YAML: .+\(check quoting and indentation\)$/)]);
   });
 
-  it('the title editor edits the block the site parsed', async () => {
-    expect(replaceTitle(source, 'New')).toBe(source.replace('title: Fences', 'title: "New"'));
-    const dir = await fixtureCopy();
-    const file = await saveArticleTitle(dir, 'en_US', 'table-talk', 'Table manners');
-    expect(splitFrontmatter(await readFile(file, 'utf8')).data.title).toBe('Table manners');
-    expect(file).toBe(path.join(dir, 'articles/en_US/table-talk.md'));
+  it('are one problem with file and line for `felt build`, exit 1, no stack trace, nothing written', async () => {
+    const out = path.join(path.dirname(contentDir), 'dist');
+    const run = await runFelt(['build', '--content', contentDir, '--out', out], { timeoutMs: 90_000 });
+    expect(run.code).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(STACK_TRACE);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\S*pages\/en\/about-us\.md:3: frontmatter is not valid YAML: /), expect.stringMatching(/^felt: 1 problem in content/)]);
+    expect(existsSync(out)).toBe(false);
   });
 });

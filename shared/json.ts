@@ -1,0 +1,148 @@
+/**
+ * JSON files of a project (site.json, categories.json, authors.json,
+ * ads.json, the UI strings): strict JSON, read once with the position of
+ * every value, so a problem names its line when it is made. JSON.parse keeps
+ * no positions; jsonc-parser's tree does. jsonc-parser also reads comments
+ * and trailing commas, which JSON does not allow: both are refused here with
+ * their line, as any other syntax error.
+ */
+import { readFile } from 'node:fs/promises';
+import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { z } from 'zod';
+import type { Problem } from './errors.ts';
+import { displayPath } from './paths.ts';
+import { CONTENT_PARSE, issueProblems, type FieldPath } from './validation.ts';
+
+export interface JsonSource {
+  value: unknown;
+  /** 1-based line of a field (of its nearest ancestor that exists, for a missing one). */
+  lineOf(path: FieldPath): number;
+}
+
+export interface JsonSyntaxError {
+  line: number;
+  message: string;
+}
+
+const STRICT = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
+/** What each jsonc-parser error code means to someone editing the file. */
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'a number is malformed',
+  PropertyNameExpected: 'a property name in double quotes is expected',
+  ValueExpected: 'a value is expected',
+  ColonExpected: 'a colon is expected',
+  CommaExpected: 'a comma is expected',
+  CloseBraceExpected: 'a closing } is expected',
+  CloseBracketExpected: 'a closing ] is expected',
+  EndOfFileExpected: 'nothing may follow the top-level value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'a string is not closed',
+  UnexpectedEndOfNumber: 'a number is cut short',
+  InvalidUnicode: 'a \\u escape is malformed',
+  InvalidEscapeCharacter: 'a backslash escape is not valid JSON',
+  InvalidCharacter: 'a string holds a control character (write it escaped, like \\n)',
+};
+
+/** Strict JSON text → its value and the lines of its fields, or the first syntax error with its line. */
+export function parseJson(source: string): { ok: true; json: JsonSource } | { ok: false; error: JsonSyntaxError } {
+  const text = source.replace(/^\uFEFF/, '');
+  const lineAt = lineCounter(text);
+  if (text.trim() === '') return { ok: false, error: { line: 1, message: 'the file is empty' } };
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, STRICT);
+  const first = errors[0];
+  if (first || !tree) return { ok: false, error: first ? syntaxError(text, first, lineAt) : { line: 1, message: 'a value is expected' } };
+  let value: unknown;
+  try {
+    // The value comes from JSON.parse, the reference for what JSON is (and
+    // "__proto__" stays a plain key); the tree only gives positions.
+    value = JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    return { ok: false, error: { line: position ? lineAt(Number(position)) : 1, message: (error as Error).message } };
+  }
+  return { ok: true, json: { value, lineOf: (path) => lineAt(offsetOf(tree, path)) } };
+}
+
+function syntaxError(text: string, error: ParseError, lineAt: (offset: number) => number): JsonSyntaxError {
+  // A trailing comma reads as "value expected" at the closing bracket; name it, on the comma's line.
+  const before = text.slice(0, error.offset).trimEnd();
+  if (/[}\]]/.test(text[error.offset] ?? '') && before.endsWith(',')) return { line: lineAt(before.length - 1), message: 'a trailing comma is not allowed in JSON' };
+  return { line: lineAt(error.offset), message: SYNTAX_MESSAGES[printParseErrorCode(error.error)] ?? 'not valid JSON' };
+}
+
+/** Offset of a field: its key for a property, the value for an array element; the nearest ancestor when absent. */
+function offsetOf(root: Node, path: FieldPath): number {
+  let node = root;
+  let offset = root.offset;
+  for (const segment of path) {
+    let next: Node | undefined;
+    let at: number | undefined;
+    if (node.type === 'object') {
+      // The last of duplicate keys, as JSON.parse keeps the last.
+      const property = node.children?.findLast((p) => p.children?.[0]?.value === String(segment));
+      next = property?.children?.[1];
+      at = property?.offset;
+    } else if (node.type === 'array') {
+      next = node.children?.[Number(segment)];
+      at = next?.offset;
+    }
+    if (!next || at === undefined) break;
+    node = next;
+    offset = at;
+  }
+  return offset;
+}
+
+/** 1-based line of a character offset, by binary search over the line starts. */
+export function lineCounter(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+}
+
+export interface ReadJsonOptions<S extends z.ZodType> {
+  /** Used when the file does not exist; without it a missing file is a problem. */
+  fallback?: z.input<S>;
+  /** What to do about a missing file. */
+  missingHint?: string;
+}
+
+/**
+ * Reads a JSON file and validates it with `schema`. Every problem (missing
+ * file, syntax, each schema issue) is added to `problems` with its file and
+ * line; the value is returned only when there is none.
+ */
+export async function readJsonFile<S extends z.ZodType>(file: string, schema: S, problems: Problem[], options: ReadJsonOptions<S> = {}): Promise<z.output<S> | undefined> {
+  const shown = displayPath(file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.fallback !== undefined) return schema.parse(options.fallback);
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    problems.push({ file: shown, severity: 'error', message: missing ? 'file is missing' : `cannot be read: ${(error as Error).message}`, hint: missing ? options.missingHint : undefined });
+    return undefined;
+  }
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    problems.push({ file: shown, line: parsed.error.line, severity: 'error', message: `is not valid JSON: ${parsed.error.message}`, hint: 'fix the JSON syntax' });
+    return undefined;
+  }
+  const result = schema.safeParse(parsed.json.value, CONTENT_PARSE);
+  if (result.success) return result.data;
+  problems.push(...issueProblems(result.error, shown, parsed.json.lineOf));
+  return undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * gray-matter, safely: only YAML frontmatter is accepted (gray-matter would
+ * otherwise evaluate a "---js" block as JavaScript), on text normalised first
+ * (byte-order mark, CRLF line ends). How the YAML is read is the caller's
+ * choice: the content loader reads it with positions (frontmatter.ts), the
+ * renderer not at all, so render workers load neither yaml nor zod.
+ */
+import matter from 'gray-matter';
+
+/** Frontmatter felt does not read; `line` is the line of the file. */
+export class FrontmatterError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly hint = 'check quoting and indentation',
+  ) {
+    super(message);
+  }
+}
+
+function refuse(language: string) {
+  return () => {
+    throw new FrontmatterError(`frontmatter in ${language} is not accepted`, 1, 'use YAML between --- lines');
+  };
+}
+
+const REFUSED_ENGINES = {
+  js: refuse('JavaScript'),
+  javascript: refuse('JavaScript'),
+  coffee: refuse('CoffeeScript'),
+  coffeescript: refuse('CoffeeScript'),
+  cson: refuse('CSON'),
+};
+
+export function normaliseSource(source: string): string {
+  return source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+/**
+ * The frontmatter's data, as `yaml` reads the block between the fences, and
+ * the body. gray-matter hands `yaml` the block from just after the opening
+ * ---, so the block's lines are the file's. A FrontmatterError when the
+ * frontmatter is not YAML.
+ */
+export function splitMatter(text: string, yaml: (block: string) => unknown): { data: unknown; body: string } {
+  try {
+    // Options are passed on every call: gray-matter caches parses by content
+    // only when called without them, which would keep every file in memory.
+    const parsed = matter(text, { language: 'yaml', engines: { ...REFUSED_ENGINES, yaml } } as never);
+    return { data: parsed.data, body: parsed.content };
+  } catch (error) {
+    if (error instanceof FrontmatterError) throw error;
+    // gray-matter's own refusals, such as an unknown language after the opening ---.
+    throw new FrontmatterError(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error), 1);
+  }
+}
+
+/**
+ * The body alone, for the renderer: the frontmatter was read and validated
+ * when the content was loaded, so it is not parsed again for every page.
+ */
+export function frontmatterBody(source: string): string {
+  return splitMatter(normaliseSource(source), () => ({})).body;
+}
