@@ -1,16 +1,9 @@
 /** felt build's progress: nothing for a build under a second, a bar on a terminal, plain lines in CI. */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { textSink, wait } from '../helpers/textSink.ts';
 import { delayedProgress } from '../../cli/commands/build.ts';
 
-function sink() {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk) => (text += String(chunk)));
-  return { stream, text: () => text };
-}
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sink = textSink;
 
 describe('build progress', () => {
   it('draws nothing when the build ends before the delay', async () => {

@@ -3,19 +3,12 @@
  * pull, deploy and generate and the counted, delayed bar of felt build are
  * the same bar, with the same terminal, log and --json behaviour.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { textSink, wait } from '../helpers/textSink.ts';
 import { delayedProgress } from '../../cli/commands/build.ts';
 import { createReporter } from '../../cli/report.ts';
 
-function sink() {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk) => (text += String(chunk)));
-  return { stream, text: () => text };
-}
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sink = textSink;
 
 describe('the progress display', () => {
   it('draws one bar whether work is ticked per item or counted', async () => {
