@@ -16,6 +16,7 @@ import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
+import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
@@ -124,7 +125,7 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   mark('model');
   // Two routes writing one file: refused before anything is written, dist/ and its recovery included.
   const collisions = routeProblems(model);
-  if (collisions.length) throw new ContentError(collisions);
+  if (collisions.length) throw new ContentError(await locateProblems(collisions));
   mark('route check');
   return model;
 }

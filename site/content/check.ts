@@ -5,15 +5,12 @@
  * to the problems found across files, the UI-locale checks, and warnings for
  * category names that a display locale shows in English.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
-import { parseJson } from '../../shared/json.ts';
 import { displayPath } from '../../shared/paths.ts';
-import { fieldPath, type FieldPath } from '../../shared/validation.ts';
 import { checkUiLocales } from './checkLocales.ts';
-import { splitFrontmatter } from './frontmatter.ts';
+import { locateProblems } from './problemLines.ts';
 import { loadContent } from './loadContent.ts';
 import { contentRouteProblems } from '../routes/collisions.ts';
 
@@ -51,7 +48,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
   }
-  const located = await addLines(problems);
+  const located = await locateProblems(problems);
   const locales = await checkUiLocales(options.localesDir);
   problems.splice(0, problems.length, ...located, ...locales.problems);
   const errors = problems.filter((p) => p.severity === 'error').length;
@@ -67,41 +64,6 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
       uiStrings: locales.strings,
     },
   };
-}
-
-/**
- * Problems found across files (an unknown author) carry no line; find the
- * field's line in the file, or where the field should be added.
- */
-async function addLines(problems: Problem[]): Promise<Problem[]> {
-  const cache = new Map<string, ((path: FieldPath) => number) | undefined>();
-  const linesOf = async (file: string) => {
-    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => fieldLines(file, text), () => undefined));
-    return cache.get(file);
-  };
-  const result: Problem[] = [];
-  for (const problem of problems) {
-    if (problem.line !== undefined || !problem.field || !/\.(json|md)$/.test(problem.file)) {
-      result.push(problem);
-      continue;
-    }
-    const lineOf = await linesOf(problem.file);
-    result.push({ ...problem, line: lineOf?.(fieldPath(problem.field)) });
-  }
-  return result;
-}
-
-/** Lines of the fields of a JSON file or of a markdown file's frontmatter, read as the build reads them. */
-function fieldLines(file: string, text: string): ((path: FieldPath) => number) | undefined {
-  if (file.endsWith('.json')) {
-    const parsed = parseJson(text);
-    return parsed.ok ? parsed.json.lineOf : undefined;
-  }
-  try {
-    return splitFrontmatter(text).lineOf;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */

@@ -16,6 +16,7 @@ import { feltCodeVersion } from '../build/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { readFrontmatter } from './frontmatter.ts';
+import { locateProblems } from './problemLines.ts';
 import { MAX_ARTICLE_BYTES, parseArticleBytes } from './parseArticle.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
@@ -45,7 +46,8 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
     articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(file(`articles/${locale}`), locale, problems, cache) : [];
     if (authors && categories) problems.push(...checkArticles(articles[locale], authors, categories));
   }
-  if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(problems));
+  // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
+  if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems)));
   cache?.save();
   return { root, settings, categories, authors, pages, ads, articles };
 }

@@ -51,8 +51,8 @@ describe('felt build and felt check on colliding routes', () => {
     expect(build.stdout).toBe('');
     // In the order the build meets them: the authors page comes before the 404 page.
     expect(build.stderr.trimEnd().split('\n')).toEqual([
-      'content/categories.json field "pokerGuides.slug": category "authors" and the authors page both write authors/index.html and page-data/authors/page-data.json (rename the category slug)',
-      'content/categories.json field "bettingStrategies.slug": category "404" and the 404 page both write page-data/404/page-data.json (rename the category slug)',
+      'content/categories.json:68 field "pokerGuides.slug": category "authors" and the authors page both write authors/index.html and page-data/authors/page-data.json (rename the category slug)',
+      'content/categories.json:3 field "bettingStrategies.slug": category "404" and the 404 page both write page-data/404/page-data.json (rename the category slug)',
       'felt: 2 problems in content. fix the files listed above and run the command again',
     ]);
     expect(await snapshot(path.join(root, 'dist'))).toEqual(before);

@@ -101,8 +101,8 @@ describe('route collisions', () => {
     const content = await siteWith({}, { 'articles/en_US/poker-basics-copy.md': poker });
     const { problems } = await build(content);
     const lines = problems!.map(formatProblem);
-    expect(lines).toContainEqual(expect.stringMatching(/poker-basics-copy\.md field "slug": slug "poker-basics" is used by 2 articles: \S*poker-basics-copy\.md, \S*poker-basics\.md/));
-    expect(lines).toContainEqual(expect.stringMatching(/poker-basics\.md field "slug": slug "poker-basics" is used by 2 articles/));
+    expect(lines).toContainEqual(expect.stringMatching(/poker-basics-copy\.md:3 field "slug": slug "poker-basics" is used by 2 articles: \S*poker-basics-copy\.md, \S*poker-basics\.md/));
+    expect(lines).toContainEqual(expect.stringMatching(/poker-basics\.md:3 field "slug": slug "poker-basics" is used by 2 articles/));
   });
 
   it('builds slugs that no route collides with, whatever they are called', async () => {
