@@ -16,6 +16,7 @@ import { escapeHtml } from '../render/document.ts';
 import { ContentError, FeltError, describeError, formatProblem } from '../../shared/errors.ts';
 import { FELT_ROOT, LOCALES_DIR, PROMPTS_DIR } from '../../shared/paths.ts';
 import type { ContentLocale, UiLocale } from '../../shared/types.ts';
+import { SERVER_TIMEOUTS, guardConnections } from '../serve/connectionGuard.ts';
 import { createHandler } from '../serve/server.ts';
 import { saveArticleTitle } from './editTitle.ts';
 
@@ -85,7 +86,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const files = createHandler({ root: options.outDir, transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`) });
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
 
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
       // The dev server's routes (events, error overlay) name local files: only
@@ -114,6 +115,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       response.end(describeError(error));
     }
   });
+
+  guardConnections(server);
 
   // Only pages served by this dev server may edit content (no other site can post here).
   // The Host must be a loopback name too: through DNS rebinding, another site's

@@ -15,6 +15,7 @@ import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts'
 import { resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
+import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
 
 export interface ServeOptions {
   root: string;
@@ -139,12 +140,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const index = await stat(path.join(root, 'index.html')).catch(() => undefined);
   if (!index) throw new FeltError('DIST_MISSING', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
   const handler = createHandler({ ...options, root });
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(SERVER_TIMEOUTS, (request, response) => {
     handler(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end('Internal Server Error\n');
     });
   });
+  guardConnections(server);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
