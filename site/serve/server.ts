@@ -17,6 +17,9 @@ import { CompressionCache, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
 
+/** The site's service worker (site/client/sw/sw.ts, written by the build). */
+const SERVICE_WORKER_PATH = '/sw.js';
+
 export interface ServeOptions {
   root: string;
   port?: number;
@@ -52,6 +55,13 @@ export function createHandler(options: ServeOptions) {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+      return;
+    }
+    // A browser asks for a service worker's script with `Service-Worker: script`.
+    // The site has one, /sw.js; any other script of this origin (a proxied
+    // third-party one above all) registered as a worker would answer for every page.
+    if (request.headers['service-worker'] !== undefined && (request.url ?? '').split('?')[0] !== SERVICE_WORKER_PATH) {
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`Forbidden: the only service worker of this site is ${SERVICE_WORKER_PATH}\n`);
       return;
     }
     if (options.extraRoutes && (await options.extraRoutes(request, response))) return;
