@@ -4,6 +4,7 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceTitle, saveArticleTitle } from '../../site/dev/editTitle.ts';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
@@ -83,6 +84,22 @@ describe('felt dev', () => {
     await rebuilt;
     expect(await readFile(article(), 'utf8')).toContain('title: "Table Talk  at the Final Table"\n');
     await page.close();
+  });
+
+  it('rebuilds after every one of five title edits to the same article, each saved by rename (issue 16)', async () => {
+    const titles = ['First Steps, One', 'First Steps, Two', 'First Steps, Three', 'First Steps, Four', 'First Steps, Five'];
+    const rebuilds: string[] = [];
+    for (const title of titles) {
+      const rebuilt = dev.rebuilt();
+      const saved = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'first-steps', title }) });
+      expect(saved.status).toBe(204);
+      const outcome = await Promise.race([rebuilt.then(() => 'rebuilt'), sleep(5000).then(() => 'no rebuild in 5 s')]);
+      rebuilds.push(`${title}: ${outcome}`);
+    }
+    expect(rebuilds).toEqual(titles.map((title) => `${title}: rebuilt`));
+    // The build reading the file it changes its access time: that is no sixth edit.
+    expect(await Promise.race([dev.rebuilt().then(() => 'another rebuild'), sleep(500).then(() => 'no other rebuild')])).toBe('no other rebuild');
+    expect(await (await fetch(`${dev.url}/articles/first-steps`)).text()).toContain('First Steps, Five');
   });
 
   it('refuses title edits from other origins and bad slugs', async () => {
