@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceTitle, saveArticleTitle } from '../../site/dev/editTitle.ts';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
 import { launchChromium, type Browser } from '../support/chromium.ts';
-import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { contentProblems, fixtureCopy, tempDir } from '../site/helpers.ts';
 
 let dev: DevServer;
 let content: string;
@@ -126,6 +126,39 @@ describe('replacing a title', () => {
     expect(titles.map((t) => `title: "${t}"`)).toContain(/^title: .*$/m.exec(text)?.[0]);
     expect(text).toContain('Talk less, listen more.');
     expect(await readdir(path.join(folder, 'articles/en_US'))).not.toContainEqual(expect.stringMatching(/\.tmp$/));
+  });
+});
+
+describe('titles the editor refuses and keeps (issue 16)', () => {
+  const post = (title: string) => fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'poker-basics', title }) });
+  const file = () => path.join(content, 'articles/en_US/poker-basics.md');
+
+  it.each([
+    ['DEL', 'Poker\u007FBasics'],
+    ['NUL', 'Poker\u0000Basics'],
+    ['ESC', '\u001B[31mPoker Basics'],
+    ['a lone surrogate', 'Poker Basics \uD83C'],
+    ['nothing but spaces', '   '],
+    ['201 characters', 'x'.repeat(201)],
+  ])('answers 400 with the reason to a title with %s, and leaves the file alone', async (_what, title) => {
+    const before = await readFile(file(), 'utf8');
+    const answer = await post(title);
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toMatch(/the title must (not contain control characters|not be empty|be at most 200 characters)/);
+    expect(await readFile(file(), 'utf8')).toBe(before);
+  });
+
+  it('saves any title felt check accepts, and felt check reads back the same title', async () => {
+    const folder = await fixtureCopy();
+    const titles = ['Quotes "double" and \'single\'', 'Back\\slash \\n and \\u0041', '# Not a comment: key: value', '- a list? no', '--- three dashes', 'Tab\there', 'Emoji 🂡 and 한국어', 'Line\u2028separator and next\u0085line', '&amp; <b>bold</b> {{x}}', "It's 'yes' & no"];
+    const loaded = [];
+    for (const title of titles) {
+      await saveArticleTitle(folder, 'en_US', 'table-talk', title);
+      expect(await contentProblems(folder), title).toEqual([]);
+      const { loadContent } = await import('../../site/content/loadContent.ts');
+      loaded.push((await loadContent(folder)).articles.en_US.find((article) => article.slug === 'table-talk')?.title);
+    }
+    expect(loaded).toEqual(titles);
   });
 });
 
