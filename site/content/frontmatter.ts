@@ -43,7 +43,27 @@ export function splitFrontmatter(source: string): SplitFile {
   const parsed = matter(text, OPTIONS as never);
   const data = (parsed.data ?? {}) as Record<string, unknown>;
   const block = scanFrontmatter(text);
-  return { data, body: parsed.content, lines: block?.keys ?? new Map(), bodyLine: block ? block.closeLine + 1 : 1 };
+  const lines = block?.keys ?? new Map<string, number>();
+  keepDatesAsWritten(data, text, lines);
+  return { data, body: parsed.content, lines, bodyLine: block ? block.closeLine + 1 : 1 };
+}
+
+/** A top-level key's line holding a plain date, and at most a comment after it. */
+const PLAIN_DATE_LINE = /^[^:]*:[^\S\n]*(\d{4}-\d{2}-\d{2})[^\S\n]*(#.*)?$/;
+
+/**
+ * YAML reads an unquoted `date: 2026-02-30` as a Date rolled over to March 2,
+ * and nothing after it can tell (issue 16). A top-level date written as a
+ * plain YYYY-MM-DD is handed on as that text, so the schema judges what the
+ * file says.
+ */
+function keepDatesAsWritten(data: Record<string, unknown>, text: string, keys: Map<string, number>): void {
+  for (const [key, value] of Object.entries(data)) {
+    const line = keys.get(key);
+    if (!(value instanceof Date) || line === undefined) continue;
+    const written = PLAIN_DATE_LINE.exec(text.split('\n', line)[line - 1] ?? '')?.[1];
+    if (written) data[key] = written;
+  }
 }
 
 export interface FrontmatterLines {
