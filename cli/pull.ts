@@ -12,7 +12,7 @@ import { FeltError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
-import { writeFileAtomic } from '../shared/atomicWrite.ts';
+import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
@@ -77,6 +77,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     for (const name of result.download) reporter.print(`download ${name}`);
     for (const file of result.remove) reporter.print(`delete   ${file}`);
     return result;
+  }
+  // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
+  for (const locale of locales) {
+    const folder = path.join(project.contentDir, 'articles', locale);
+    for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
   }
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
   const limit = pLimit(16);

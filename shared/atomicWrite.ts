@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Starts every temporary name, so a pull can clean up what a killed writer left. */
@@ -70,4 +70,41 @@ export function writeFileAtomicSync(file: string, data: Uint8Array | string): vo
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/** Past this age a temporary file is a leftover whoever wrote it: no write of felt takes minutes, and process ids get reused. */
+const LEFTOVER_AFTER_MS = 10 * 60_000;
+
+/** Whether a process with this id runs on this machine (signal 0 only asks; EPERM: it runs, as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files that writers killed mid-write left in `folder`
+ * (not below it), and returns their names. A temporary file is a leftover when
+ * the process named in it no longer runs (a rerun right after a kill cleans
+ * up at once), or when it is older than ten minutes whoever it names (the id
+ * may have been given to another process since). A write in progress, by this
+ * process or another live one, is younger and left alone.
+ */
+export async function removeLeftoverTemporaries(folder: string, now = Date.now()): Promise<string[]> {
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.startsWith(TEMP_MARK) && name.endsWith('.tmp'));
+  const removed: string[] = [];
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const pid = Number(name.slice(TEMP_MARK.length).split('-')[0]);
+    const orphaned = !Number.isSafeInteger(pid) || pid <= 0 || !isRunning(pid);
+    if (!orphaned && now - info.mtimeMs < LEFTOVER_AFTER_MS) continue;
+    await rm(file, { force: true });
+    removed.push(name);
+  }
+  return removed;
 }

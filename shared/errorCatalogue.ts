@@ -43,7 +43,7 @@ const entries = {
   // The dev server's title editor
   BAD_SLUG: { title: 'Not an article slug', hint: 'a slug is lowercase letters, digits and hyphens' },
   // Was EMPTY_TITLE and LONG_TITLE: the same fix, a title of the right length.
-  TITLE_INVALID: { title: 'The title cannot be used', hint: 'give a title of 1 to 200 characters on one line' },
+  TITLE_INVALID: { title: 'The title cannot be used', hint: 'give a title of 1 to 200 characters on one line, without control characters' },
   NO_ARTICLE: { title: 'No article has that slug', hint: 'reload the page: the article may have been renamed or deleted' },
   // Was also NO_FRONTMATTER: either way the editor finds no title line and the file needs a hand edit.
   NO_TITLE_LINE: { title: 'The article has no title line to edit', hint: 'edit the file by hand: its frontmatter needs a "title:" line' },

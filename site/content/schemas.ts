@@ -22,7 +22,9 @@ export const isoDate = z
       return z.NEVER;
     }
     return iso;
-  });
+  })
+  // Date.parse and YAML both roll 2026-02-30 over to March 2: the date must be one the calendar has.
+  .refine((iso) => new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso), 'must be a real calendar date (no February 30, no April 31)');
 
 export const infoPageFrontmatterSchema = z.object({ title: text, description: text });
 

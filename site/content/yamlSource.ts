@@ -5,17 +5,23 @@
  * aliases that expand to too much (a "billion laughs" block is refused, not
  * expanded). `yaml` rather than js-yaml (gray-matter's default) for both.
  */
-import { type Document, type DocumentOptions, isCollection, isMap, isNode, isScalar, isSeq, LineCounter, type Node, parseDocument, type ParseOptions, type SchemaOptions, visit, type YAMLError } from 'yaml';
+import { type Document, type DocumentOptions, isCollection, isMap, isNode, isScalar, isSeq, LineCounter, type Node, parseDocument, type ParseOptions, type ScalarTag, type SchemaOptions, visit, type YAMLError } from 'yaml';
 import type { FieldPath } from '../../shared/validation.ts';
 import { FrontmatterError } from './grayMatter.ts';
 
 /**
- * YAML 1.2's core schema (strings, numbers, booleans, null, lists, maps), no
- * explicit tags beyond it, plus the timestamp type: js-yaml read
- * `date: 2026-03-14` as a date, and articles rely on that meaning (a Date is
- * turned back into the ISO day by the schema, exactly as before).
+ * A plain day (`date: 2026-03-14`) stays the text it is: YAML's timestamp type
+ * would turn `2026-02-30` into March 2 before the schema could see it (issue 16).
  */
-const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: ['timestamp'], resolveKnownTags: false, uniqueKeys: true, prettyErrors: false };
+const plainDay: ScalarTag = { tag: 'tag:yaml.org,2002:timestamp', default: true, test: /^\d{4}-\d{2}-\d{2}$/, resolve: (text) => text };
+
+/**
+ * YAML 1.2's core schema (strings, numbers, booleans, null, lists, maps), no
+ * explicit tags beyond it, plus the timestamp type for full timestamps: js-yaml
+ * read `date: 2024-05-01T23:30:00-05:00` as a date, and the schema turns a Date
+ * into its ISO day exactly as before. Plain days come first, as text.
+ */
+const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, 'timestamp'], resolveKnownTags: false, uniqueKeys: true, prettyErrors: false };
 
 /** Aliases resolved per document at most (yaml counts nested expansion too): frontmatter has no use for more. */
 const MAX_ALIAS_COUNT = 50;

@@ -6,7 +6,6 @@
  * and the supervisor in cli/commands/dev.ts starts a fresh one.
  */
 import { execFileSync } from 'node:child_process';
-import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,10 +13,12 @@ import path from 'node:path';
 import { buildSite, type BuildResult } from '../build/build.ts';
 import { escapeHtml } from '../render/document.ts';
 import { ContentError, FeltError, describeError, formatProblem } from '../../shared/errors.ts';
-import { FELT_ROOT, LOCALES_DIR, PROMPTS_DIR } from '../../shared/paths.ts';
+import { FELT_ROOT } from '../../shared/paths.ts';
 import type { ContentLocale, UiLocale } from '../../shared/types.ts';
+import { SERVER_TIMEOUTS, guardConnections } from '../serve/connectionGuard.ts';
 import { createHandler } from '../serve/server.ts';
 import { saveArticleTitle } from './editTitle.ts';
+import { watchSources } from './watchSources.ts';
 
 export const RESTART_CODE = 75;
 const CLIENT_SCRIPT = '/__felt/dev.js';
@@ -85,7 +86,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const files = createHandler({ root: options.outDir, transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`) });
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
 
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     try {
       // The dev server's routes (events, error overlay) name local files: only
@@ -114,6 +115,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       response.end(describeError(error));
     }
   });
+
+  guardConnections(server);
 
   // Only pages served by this dev server may edit content (no other site can post here).
   // The Host must be a loopback name too: through DNS rebinding, another site's
@@ -145,7 +148,11 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     server.listen(options.port, '127.0.0.1', resolve);
   });
 
-  const watchers = watchSources(options.contentDir, () => void queue(), () => restart(options.log));
+  const watchers = await watchSources(options.contentDir, {
+    onContent: () => queue(),
+    onCode: () => restart(options.log),
+    onError: (error) => options.log(`watching for changes failed: ${describeError(error)}`),
+  });
   let running: Promise<void> | undefined;
   let again = false;
   // Saves come in bursts (an editor writes, renames, touches): one rebuild per burst.
@@ -171,26 +178,12 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     url: `http://127.0.0.1:${port}`,
     rebuilt: () => new Promise((resolve) => waiters.push(resolve)),
     close: async () => {
-      for (const watcher of watchers) watcher.close();
+      await watchers.close();
       for (const client of clients) client.end();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-function watchSources(contentDir: string, onContent: () => void, onCode: () => void): FSWatcher[] {
-  const content = [contentDir, LOCALES_DIR, PROMPTS_DIR].map((dir) =>
-    watch(dir, { recursive: true }, (_event, file) => {
-      if (file && !/\.tmp$|~$|\.swp$/.test(file)) onContent();
-    }),
-  );
-  const code = ['site', 'cli', 'shared'].map((dir) =>
-    watch(path.join(FELT_ROOT, dir), { recursive: true }, (_event, file) => {
-      if (file && /\.(tsx?|css|js)$/.test(file) && !file.startsWith('dev/client.js')) onCode();
-    }),
-  );
-  return [...content, ...code];
 }
 
 function restart(log: DevOptions['log']): void {

@@ -1,7 +1,8 @@
 /**
  * The dev-mode title editor's write: replaces the `title:` line of an
  * article's frontmatter, keeping every other byte of the file. Line breaks are
- * stripped and the value trimmed (SPEC section 5).
+ * stripped and the value trimmed (SPEC section 5); what is left must pass the
+ * article schema's title field.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
 import { scanFrontmatter } from '../content/frontmatter.ts';
+import { articleFrontmatterSchema } from '../content/schemas.ts';
 
 export function cleanTitle(value: string): string {
   return value.replace(/[\r\n]+/g, ' ').trim();
@@ -33,11 +35,20 @@ export function replaceTitle(source: string, title: string): string {
   return lines.join('\n');
 }
 
+/**
+ * The title as `felt check` will read it back, or TITLE_INVALID with the
+ * reason: the same schema field decides, so the editor never saves a title
+ * (a DEL, an ESC, a lone surrogate) that stops the whole site from building.
+ */
+export function validTitle(rawTitle: string): string {
+  const checked = articleFrontmatterSchema.shape.title.safeParse(cleanTitle(rawTitle));
+  if (!checked.success) throw new FeltError('TITLE_INVALID', `the title ${checked.error.issues[0]!.message}`, { field: 'title' });
+  return checked.data;
+}
+
 export async function saveArticleTitle(contentDir: string, locale: ContentLocale, slug: string, rawTitle: string): Promise<string> {
   if (!SLUG_PATTERN.test(slug)) throw new FeltError('BAD_SLUG', `"${slug}" is not an article slug`);
-  const title = cleanTitle(rawTitle);
-  if (!title) throw new FeltError('TITLE_INVALID', 'a title cannot be empty', { field: 'title' });
-  if (title.length > 200) throw new FeltError('TITLE_INVALID', 'a title must be at most 200 characters', { field: 'title' });
+  const title = validTitle(rawTitle);
   const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });

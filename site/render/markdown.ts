@@ -47,6 +47,16 @@ md.renderer.rules.image = (tokens, idx) => md.utils.escapeHtml(tokens[idx]!.cont
 md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
 md.renderer.rules.table_close = () => '</table></div>\n';
 
+/**
+ * Starts every id a heading of an article gets. The page around the article
+ * has ids of its own (main, announcer, site-header, related-heading, …): a
+ * heading "## Announcer" must not take the screen-reader region's id, so ids
+ * from content live in their own space, and no id of felt's own markup starts
+ * with this (tests/audit/markup.test.ts gives an article a heading for every
+ * id a page has and checks no page then holds one twice).
+ */
+export const HEADING_ID_PREFIX = 'section-';
+
 function inlineText(token: Token | undefined): string {
   return (token?.children ?? []).filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('');
 }
@@ -55,16 +65,20 @@ export function renderMarkdown(source: string): RenderedMarkdown {
   const env = {};
   const tokens = md.parse(source, env);
   const toc: TocEntry[] = [];
-  const used = new Map<string, number>();
+  const used = new Set<string>();
+  let headings = 0;
   let firstParagraph = '';
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     if (token.type === 'heading_open') {
       const text = inlineText(tokens[i + 1]);
-      const base = slugify(text) || 'section';
-      const seen = used.get(base) ?? 0;
-      used.set(base, seen + 1);
-      const id = seen ? `${base}-${seen + 1}` : base;
+      headings++;
+      // A heading with no Latin letters or digits (Russian, Korean) is known by its place.
+      const base = `${HEADING_ID_PREFIX}${slugify(text) || headings}`;
+      // Numbered until free: "Odds" twice and "Odds 2" once are three ids, not two.
+      let id = base;
+      for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+      used.add(id);
       token.attrSet('id', id);
       if (token.tag === 'h2' || token.tag === 'h3') toc.push({ id, text, level: token.tag === 'h2' ? 2 : 3 });
       // A single h1 belongs to the page title; demote any in the body.

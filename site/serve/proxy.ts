@@ -1,10 +1,14 @@
 /**
  * /__third-party-proxy?url=… (SPEC section 7): fetches a third-party script
  * for the page, so it is served from the site's own origin. Only hosts on
- * the allowlist in site settings (proxy.allow); never a private, loopback
- * or link-local address, checked on the address actually connected to
- * (the DNS answer at connect time, not an earlier lookup), and again on
- * every redirect, which is followed by hand. Size and time are capped.
+ * the allowlist in site settings (proxy.allow), on their scheme's standard
+ * port; never a private, loopback or link-local address, checked on the
+ * address actually connected to (the DNS answer at connect time, not an
+ * earlier lookup), and again on every redirect, which is followed by hand.
+ * Size and time are capped. Whatever the status, only scripts, styles, data
+ * and raster images are passed, never an answer that would widen a service
+ * worker's scope, with caching felt decides; errors name no address and no
+ * port state.
  */
 import dns from 'node:dns';
 import { existsSync } from 'node:fs';
@@ -30,6 +34,8 @@ export interface ProxyOptions {
   resolve?: LookupAll;
   /** Whether an address is refused (tests may open one loopback port). */
   isBlocked?: (address: string) => boolean;
+  /** Ports allowed besides each scheme's standard one (tests open their loopback upstream's). */
+  extraPorts?: number[];
 }
 
 class Refused extends Error {}
@@ -52,6 +58,26 @@ export async function readProxyAllowlist(contentDir: string): Promise<string[]> 
   return (await readSiteSettings(contentDir)).proxy.allow;
 }
 
+/** Each scheme's own port: an allowlisted host's other ports (admin panels, databases) serve no third-party scripts. */
+const STANDARD_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+/** How long a browser may keep a proxied answer: never longer than the third party says, at most a day. */
+const DEFAULT_MAX_AGE = 300;
+const LONGEST_MAX_AGE = 86_400;
+
+/**
+ * The Cache-Control felt sends with a proxied answer. The third party's own
+ * header is read, never forwarded: a year-long `immutable` from a host that is
+ * later fixed (or compromised) would pin its script on the site's origin.
+ */
+export function proxiedCacheControl(status: number, upstream: string | undefined): string {
+  if (status < 200 || status >= 300) return 'no-store';
+  const directives = (upstream ?? '').toLowerCase().split(',').map((directive) => directive.trim());
+  if (directives.some((directive) => directive === 'no-store' || directive === 'private' || directive.startsWith('private='))) return 'no-store';
+  if (directives.includes('no-cache')) return 'no-cache';
+  const maxAge = directives.map((directive) => /^max-age=(\d+)$/.exec(directive)?.[1]).find((seconds) => seconds !== undefined);
+  return `public, max-age=${maxAge === undefined ? DEFAULT_MAX_AGE : Math.min(Number(maxAge), LONGEST_MAX_AGE)}`;
+}
+
 const PROXIED_TYPES = /^\s*((application|text)\/(javascript|ecmascript|x-javascript)|application\/(json|manifest\+json)|text\/css|image\/(png|gif|jpeg|webp|avif|x-icon))\s*(;|$)/i;
 
 export function createProxyRoute(options: ProxyOptions) {
@@ -61,11 +87,15 @@ export function createProxyRoute(options: ProxyOptions) {
   const maxRedirects = options.maxRedirects ?? 5;
   const resolve = options.resolve ?? systemResolve;
   const isBlocked = options.isBlocked ?? isBlockedAddress;
+  const extraPorts = new Set(options.extraPorts ?? []);
 
   /** The URL if it may be fetched; otherwise Refused. */
   const check = (url: URL): URL => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Refused('only http and https');
     if (url.username || url.password) throw new Refused('no credentials in the address');
+    const standard = STANDARD_PORTS[url.protocol]!;
+    const port = Number(url.port) || standard;
+    if (port !== standard && !extraPorts.has(port)) throw new Refused('only port 80 for http and 443 for https');
     const host = url.hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
     if (net.isIP(host) && isBlocked(host)) throw new Refused(`${host} is a private address`);
     if (!allow.has(host)) throw new Refused(`${host} is not on the proxy allowlist`);
@@ -140,17 +170,24 @@ export function createProxyRoute(options: ProxyOptions) {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       const { response: upstream, body } = await fetchFollowing(target, controller.signal);
+      const status = upstream.statusCode ?? 502;
       const type = upstream.headers['content-type'] ?? '';
       // The answer is served from the site's own origin: a page or an SVG from a
-      // third party would run with the site's rights. Scripts, styles, data and
-      // raster images only.
-      if ((upstream.statusCode ?? 502) < 300 && !PROXIED_TYPES.test(type)) {
-        send(502, `Bad Gateway: the proxy passes scripts, styles, JSON and images, not "${type.split(';')[0] || 'untyped'}"`);
+      // third party would run with the site's rights, and an error page is a
+      // page too. Scripts, styles, data and raster images only, whatever the status.
+      if (!PROXIED_TYPES.test(type)) {
+        send(502, `Bad Gateway: the proxy passes scripts, styles, JSON and images, not "${type.split(';')[0]!.trim() || 'untyped'}"`);
         return true;
       }
-      response.writeHead(upstream.statusCode ?? 502, {
-        'Content-Type': type || 'application/octet-stream',
-        'Cache-Control': upstream.headers['cache-control'] ?? 'public, max-age=300',
+      // A script served with this header could be registered as a service worker
+      // for the whole site, and answer for every page from then on.
+      if (upstream.headers['service-worker-allowed'] !== undefined) {
+        send(502, 'Bad Gateway: the proxy does not pass an answer that widens a service worker\'s scope');
+        return true;
+      }
+      response.writeHead(status, {
+        'Content-Type': type,
+        'Cache-Control': proxiedCacheControl(status, upstream.headers['cache-control']),
         'Content-Length': body.length,
         'X-Content-Type-Options': 'nosniff',
       });
@@ -158,7 +195,10 @@ export function createProxyRoute(options: ProxyOptions) {
     } catch (error) {
       if (error instanceof Refused || (error as { cause?: unknown }).cause instanceof Refused) send(403, `Forbidden: ${(error as Error).message}`);
       else if (controller.signal.aborted) send(504, 'Gateway Timeout');
-      else send(error instanceof Failed ? error.status : 502, `Bad Gateway: ${(error as Error).message}`);
+      else if (error instanceof Failed) send(error.status, `Bad Gateway: ${error.message}`);
+      // Node's own message names the address connected to and how it failed
+      // (ECONNREFUSED 203.0.113.7:443): nothing of that leaves the server.
+      else send(502, 'Bad Gateway: the third party could not be reached');
     } finally {
       clearTimeout(timer);
     }

@@ -15,6 +15,10 @@ import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts'
 import { resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
+import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
+
+/** The site's service worker (site/client/sw/sw.ts, written by the build). */
+const SERVICE_WORKER_PATH = '/sw.js';
 
 export interface ServeOptions {
   root: string;
@@ -51,6 +55,13 @@ export function createHandler(options: ServeOptions) {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
+      return;
+    }
+    // A browser asks for a service worker's script with `Service-Worker: script`.
+    // The site has one, /sw.js; any other script of this origin (a proxied
+    // third-party one above all) registered as a worker would answer for every page.
+    if (request.headers['service-worker'] !== undefined && (request.url ?? '').split('?')[0] !== SERVICE_WORKER_PATH) {
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`Forbidden: the only service worker of this site is ${SERVICE_WORKER_PATH}\n`);
       return;
     }
     if (options.extraRoutes && (await options.extraRoutes(request, response))) return;
@@ -99,10 +110,23 @@ export function createHandler(options: ServeOptions) {
       return;
     }
     response.writeHead(200);
-    // pipeline, not pipe: when the visitor hangs up, the file is closed too
-    // (pipe would leave it open, one descriptor per abandoned download).
-    pipeline(createReadStream(found.real), response, () => {});
+    streamFile(found.real, response);
   };
+}
+
+/**
+ * Sends a file as the response's body. pipeline, not pipe: when the visitor
+ * hangs up, the file is closed too (pipe would leave it open). The file is
+ * opened only once the response has the connection: a pipelined request
+ * waits behind the ones before it, and when the client hangs up Node drops
+ * those queued responses without closing them, so a file opened early would
+ * stay open, with its buffered bytes, for good (issue 16: one descriptor and
+ * tens of kilobytes per abandoned request).
+ */
+function streamFile(file: string, response: http.ServerResponse): void {
+  const send = () => pipeline(createReadStream(file), response, () => {});
+  if (response.socket) send();
+  else response.once('socket', send);
 }
 
 /**
@@ -126,12 +150,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const index = await stat(path.join(root, 'index.html')).catch(() => undefined);
   if (!index) throw new FeltError('DIST_MISSING', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
   const handler = createHandler({ ...options, root });
-  const server = http.createServer((request, response) => {
+  const server = http.createServer(SERVER_TIMEOUTS, (request, response) => {
     handler(request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end('Internal Server Error\n');
     });
   });
+  guardConnections(server);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>

@@ -20,7 +20,7 @@ import { HtmlValidate, StaticConfigLoader, type ConfigData } from 'html-validate
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { buildSitemaps } from '../../site/indexes/sitemapXml.ts';
-import { BUNDLED_CONTENT, tempDir } from '../site/helpers.ts';
+import { BUNDLED_CONTENT, fixtureCopy, tempDir } from '../site/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCHEMAS = path.join(ROOT, 'tests/fixtures/schemas');
@@ -59,6 +59,39 @@ describe('generated HTML', () => {
       }
     }
     expect(errors).toEqual([]);
+  });
+});
+
+describe('ids', () => {
+  const idsOf = (html: string) => [...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]!);
+
+  it('no page holds an id twice, even with an article whose headings are named after every id a page has (issue 16)', async () => {
+    // The ids of felt's own markup, from a build of the fixture site.
+    const content = await fixtureCopy();
+    const first = path.join(path.dirname(content), 'first');
+    await buildSite({ contentDir: content, outDir: first });
+    const pageIds = new Set<string>();
+    for (const file of await filesUnder(first, '.html')) for (const id of idsOf(await readFile(file, 'utf8'))) pageIds.add(id);
+    expect([...pageIds]).toEqual(expect.arrayContaining(['main', 'announcer', 'site-header', 'footer-categories', 'related-heading']));
+    // "## Site header" is slugified to site-header, the header's own id.
+    const headings = [...pageIds].filter((id) => /^[a-z0-9-]+$/.test(id)).map((id) => `## ${id.replace(/-/g, ' ')}\n\nText.\n`);
+    const article = path.join(content, 'articles/en_US/table-talk.md');
+    await writeFile(article, `${await readFile(article, 'utf8')}\n${headings.join('\n')}`);
+    const second = path.join(path.dirname(content), 'second');
+    await buildSite({ contentDir: content, outDir: second });
+
+    const validator = new HtmlValidate(new StaticConfigLoader({ root: true, rules: { 'no-dup-id': 'error' } }));
+    const duplicates: string[] = [];
+    for (const file of await filesUnder(second, '.html')) {
+      const report = await validator.validateString(await readFile(file, 'utf8'), file);
+      for (const result of report.results) for (const m of result.messages) duplicates.push(`${path.relative(second, file)}: ${m.message}`);
+    }
+    expect(duplicates).toEqual([]);
+    // The contents still lead to the headings.
+    const page = await readFile(path.join(second, 'articles/table-talk/index.html'), 'utf8');
+    const tocTargets = [...page.matchAll(/<a href="#([^"]+)"/g)].map((match) => match[1]!);
+    expect(tocTargets.length).toBeGreaterThanOrEqual(headings.length);
+    for (const target of tocTargets) expect(idsOf(page).filter((id) => id === target), target).toHaveLength(1);
   });
 });
 

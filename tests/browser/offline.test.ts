@@ -33,6 +33,23 @@ describe('service worker', () => {
     await page.close();
   });
 
+  it('refuses any script of the site but /sw.js as a service worker (issue 16)', async () => {
+    const page = await site.browser.context.newPage();
+    await page.goto(site.url + '/');
+    await waitForRuntime(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    // A script of this origin that would run as a worker (an operator's file from
+    // content/static/, or a third party's through the proxy path), and the site's own bundle.
+    await writeFile(path.join(site.outDir, 'widget.js'), 'self.addEventListener("fetch", () => {});');
+    const bundle = await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[src^="/assets/"]')!.src);
+    for (const script of ['/widget.js', bundle, '/__third-party-proxy?url=https%3A%2F%2Fwww.googletagmanager.com%2Fgtag%2Fjs']) {
+      const outcome = await page.evaluate((url) => navigator.serviceWorker.register(url, { scope: '/' }).then(() => 'registered', (error: Error) => error.message), script);
+      expect(outcome, script).toMatch(/403/);
+    }
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistration('/').then((registration) => registration?.active?.scriptURL))).toBe(`${site.url}/sw.js`);
+    await page.close();
+  });
+
   it('only logs an error where the site is neither https nor localhost', async () => {
     const page = await site.browser.context.newPage();
     const errors: string[] = [];

@@ -4,7 +4,8 @@
  * transferred when nothing changed).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
 import { loadProject } from '../../cli/project.ts';
 import { publish } from '../../cli/publish.ts';
 import { pull } from '../../cli/pull.ts';
+import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { createReporter } from '../../cli/report.ts';
 import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
 import type { Bucket } from '../../cli/storage/types.ts';
@@ -129,6 +131,26 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(third.download).toEqual(['articles/en_US/two.md']);
     expect(await readFile(path.join(folder, 'two.md'), 'utf8')).toContain('Two, updated');
     expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
+  });
+
+  it('pull removes the temporary files a killed pull left, and none a live writer is using (issue 16)', async () => {
+    const prod = await bucket('felt-test');
+    await put(prod, 'one', 'One');
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    // A process that has ended: its temporary files can only be leftovers.
+    const ended = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => ended.on('exit', resolve));
+    const leftovers = { dead: `${TEMP_MARK}${ended.pid}-0a1b2c3d4e5f-one.md.tmp`, old: `${TEMP_MARK}${process.pid}-0a1b2c3d4e5f-two.md.tmp`, live: `${TEMP_MARK}${process.pid}-abcdefabcdef-three.md.tmp` };
+    for (const name of Object.values(leftovers)) await writeFile(path.join(folder, name), '---\ntitle: half');
+    // Written an hour ago by a process id that runs now (ids are reused): a leftover all the same.
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(path.join(folder, leftovers.old), hourAgo, hourAgo);
+
+    const { reporter, streams } = quiet();
+    await pull({ contentDir: fixture.contentDir, storage: choice(), reporter });
+    expect((await readdir(folder)).filter((name) => name.startsWith(TEMP_MARK))).toEqual([leftovers.live]);
+    expect(streams.out()).toContain(`removed ${path.join(folder, leftovers.dead)}, left by an interrupted write`);
+    expect(await readFile(path.join(folder, 'one.md'), 'utf8')).toContain('title: "One"');
   });
 
   it('deploy uploads changed files with the right headers and removes stale ones only with --delete', async () => {

@@ -4,11 +4,12 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceTitle, saveArticleTitle } from '../../site/dev/editTitle.ts';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
 import { launchChromium, type Browser } from '../support/chromium.ts';
-import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { contentProblems, fixtureCopy, tempDir } from '../site/helpers.ts';
 
 let dev: DevServer;
 let content: string;
@@ -57,7 +58,7 @@ describe('felt dev', () => {
     expect(await rebuilt).toMatchObject({ title: '1 problem in content' });
     const overlay = await fetch(`${dev.url}/articles/table-talk`, { headers: { accept: 'text/html' } });
     expect(overlay.status).toBe(500);
-    expect(await overlay.text()).toMatch(/table-talk\.md field &quot;author&quot;: author &quot;Nobody Known&quot; is not in authors\.json/);
+    expect(await overlay.text()).toMatch(/table-talk\.md:5 field &quot;author&quot;: author &quot;Nobody Known&quot; is not in authors\.json/);
     const fixed = dev.rebuilt();
     await writeFile(article(), good);
     expect(await fixed).toMatchObject({ pages: 30 });
@@ -85,6 +86,22 @@ describe('felt dev', () => {
     await page.close();
   });
 
+  it('rebuilds after every one of five title edits to the same article, each saved by rename (issue 16)', async () => {
+    const titles = ['First Steps, One', 'First Steps, Two', 'First Steps, Three', 'First Steps, Four', 'First Steps, Five'];
+    const rebuilds: string[] = [];
+    for (const title of titles) {
+      const rebuilt = dev.rebuilt();
+      const saved = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'first-steps', title }) });
+      expect(saved.status).toBe(204);
+      const outcome = await Promise.race([rebuilt.then(() => 'rebuilt'), sleep(5000).then(() => 'no rebuild in 5 s')]);
+      rebuilds.push(`${title}: ${outcome}`);
+    }
+    expect(rebuilds).toEqual(titles.map((title) => `${title}: rebuilt`));
+    // The build reading the file it changes its access time: that is no sixth edit.
+    expect(await Promise.race([dev.rebuilt().then(() => 'another rebuild'), sleep(500).then(() => 'no other rebuild')])).toBe('no other rebuild');
+    expect(await (await fetch(`${dev.url}/articles/first-steps`)).text()).toContain('First Steps, Five');
+  });
+
   it('refuses title edits from other origins and bad slugs', async () => {
     const foreign = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'table-talk', title: 'pwned' }) });
     expect(foreign.status).toBe(403);
@@ -109,6 +126,39 @@ describe('replacing a title', () => {
     expect(titles.map((t) => `title: "${t}"`)).toContain(/^title: .*$/m.exec(text)?.[0]);
     expect(text).toContain('Talk less, listen more.');
     expect(await readdir(path.join(folder, 'articles/en_US'))).not.toContainEqual(expect.stringMatching(/\.tmp$/));
+  });
+});
+
+describe('titles the editor refuses and keeps (issue 16)', () => {
+  const post = (title: string) => fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'poker-basics', title }) });
+  const file = () => path.join(content, 'articles/en_US/poker-basics.md');
+
+  it.each([
+    ['DEL', 'Poker\u007FBasics'],
+    ['NUL', 'Poker\u0000Basics'],
+    ['ESC', '\u001B[31mPoker Basics'],
+    ['a lone surrogate', 'Poker Basics \uD83C'],
+    ['nothing but spaces', '   '],
+    ['201 characters', 'x'.repeat(201)],
+  ])('answers 400 with the reason to a title with %s, and leaves the file alone', async (_what, title) => {
+    const before = await readFile(file(), 'utf8');
+    const answer = await post(title);
+    expect(answer.status).toBe(400);
+    expect(await answer.text()).toMatch(/the title must (not contain control characters|not be empty|be at most 200 characters)/);
+    expect(await readFile(file(), 'utf8')).toBe(before);
+  });
+
+  it('saves any title felt check accepts, and felt check reads back the same title', async () => {
+    const folder = await fixtureCopy();
+    const titles = ['Quotes "double" and \'single\'', 'Back\\slash \\n and \\u0041', '# Not a comment: key: value', '- a list? no', '--- three dashes', 'Tab\there', 'Emoji 🂡 and 한국어', 'Line\u2028separator and next\u0085line', '&amp; <b>bold</b> {{x}}', "It's 'yes' & no"];
+    const loaded = [];
+    for (const title of titles) {
+      await saveArticleTitle(folder, 'en_US', 'table-talk', title);
+      expect(await contentProblems(folder), title).toEqual([]);
+      const { loadContent } = await import('../../site/content/loadContent.ts');
+      loaded.push((await loadContent(folder)).articles.en_US.find((article) => article.slug === 'table-talk')?.title);
+    }
+    expect(loaded).toEqual(titles);
   });
 });
 

@@ -22,6 +22,7 @@ import { loadContent } from '../../site/content/loadContent.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
 import { startServer } from '../../site/serve/server.ts';
 import { LocalStorage } from '../../cli/storage/local.ts';
+import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { articleSource, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
@@ -212,6 +213,8 @@ describe('felt pull killed with SIGKILL midway', () => {
     const after = (await readdir(folder)).filter((n) => n.endsWith('.md'));
     expect(after.sort()).toEqual([...sources.keys()].sort());
     for (const name of after) expect(await readFile(path.join(folder, name), 'utf8')).toBe(sources.get(name));
+    // What the killed run was writing is cleared by the rerun (issue 16).
+    expect((await readdir(folder)).filter((n) => n.startsWith(TEMP_MARK))).toEqual([]);
   }, 180_000);
 });
 

@@ -103,7 +103,10 @@ beforeAll(async () => {
 
   // Every host the attacks name is on the allowlist: a careless allowlist must not open the door.
   const allow = ['cdn.test', 'internal.test', 'loopback.test', 'metadata.google.internal', 'v6-loopback.test', 'mapped.test', 'compat.test', 'nat64.test', 'sixtofour.test', 'ula.test', 'linklocal.test', 'zero.test', 'mixed.test', 'cgnat.test', 'broadcast.test', 'rebind.test', 'localhost', '127.0.0.1', '169.254.169.254', '0.0.0.0', '::1', '10.0.0.1', '192.168.0.1', '[::1]'];
-  const route = createProxyRoute({ allow, resolve: fakeDns, isBlocked: (address) => address !== PUBLIC && isBlockedAddress(address), timeoutMs: 3000 });
+  // The test servers' ports are open too, so the address policy alone refuses the attacks on them
+  // (the standard-ports rule would stop them first; `plain` below keeps it).
+  const ports = [publicPort, victimPort, victim6Port].filter((port) => port !== 0);
+  const route = createProxyRoute({ allow, resolve: fakeDns, isBlocked: (address) => address !== PUBLIC && isBlockedAddress(address), timeoutMs: 3000, extraPorts: ports });
   proxied = await startServer({ root, port: 0, extraRoutes: route });
   // The same proxy with no test hooks at all: the system resolver and the real address policy.
   plain = await startServer({ root, port: 0, extraRoutes: createProxyRoute({ allow: ['localhost', '127.0.0.1', 'ip6-localhost', 'ip6-loopback'] }) });

@@ -21,6 +21,7 @@ const servers: RunningServer[] = [];
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'felt-proxy-'));
   await writeFile(path.join(root, 'index.html'), '<!doctype html><title>x</title>');
+  await writeFile(path.join(root, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   // The "third party": a script, redirects, a big answer and a slow one.
   upstream = http.createServer((request, response) => {
     const url = new URL(request.url!, 'http://x');
@@ -30,6 +31,12 @@ beforeAll(async () => {
     if (url.pathname === '/page.html') return response.writeHead(200, { 'Content-Type': 'text/html' }).end('<script>alert(1)</script>');
     if (url.pathname === '/image.svg') return response.writeHead(200, { 'Content-Type': 'image/svg+xml' }).end('<svg onload="alert(1)"/>');
     if (url.pathname === '/untyped') return response.writeHead(200).end('x');
+    // Error pages and a worker script, as a compromised (or careless) allowlisted host may answer.
+    if (url.pathname === '/missing.html') return response.writeHead(404, { 'Content-Type': 'text/html' }).end('<script>alert(404)</script>');
+    if (url.pathname === '/error.svg') return response.writeHead(500, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(500)"/>');
+    if (url.pathname === '/worker.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Service-Worker-Allowed': '/' }).end('self.onfetch = () => alert(1)');
+    if (url.pathname === '/gone.js') return response.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'public, max-age=31536000' }).end('// gone');
+    if (url.pathname === '/cached.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': url.searchParams.get('cc')! }).end('// cached');
     if (url.pathname === '/slow') return setTimeout(() => response.writeHead(200).end('late'), 2000);
     response.writeHead(404).end();
   });
@@ -57,6 +64,7 @@ async function serveWith(options: Partial<ProxyOptions>): Promise<string> {
       callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
     },
     isBlocked: (address) => address !== '127.0.0.1' && isBlockedAddress(address),
+    extraPorts: [upstreamPort],
     ...options,
   });
   const server = await startServer({ root, port: 0, extraRoutes: route });
@@ -123,6 +131,53 @@ describe('third-party proxy', () => {
       expect(answer.status, file).toBe(502);
       expect(await answer.text()).not.toContain('alert');
     }
+  });
+
+  it('refuses an error page, an SVG error or a worker script, whatever the status (issue 16)', async () => {
+    const base = await serveWith({});
+    for (const file of ['missing.html', 'error.svg', 'worker.js']) {
+      const answer = await proxied(base, `http://good.test:${upstreamPort}/${file}`);
+      const body = await answer.text();
+      expect([file, answer.status, answer.headers.get('content-type')]).toEqual([file, 502, 'text/plain; charset=utf-8']);
+      expect(body).not.toContain('alert');
+    }
+    // A script's own 404 passes as the 404 it is, kept by nobody.
+    const gone = await proxied(base, `http://good.test:${upstreamPort}/gone.js`);
+    expect([gone.status, gone.headers.get('cache-control')]).toEqual([404, 'no-store']);
+  });
+
+  it('decides the caching itself: at most a day, nothing for what the third party keeps private', async () => {
+    const base = await serveWith({});
+    const cacheControl = async (cc: string) => (await proxied(base, `http://good.test:${upstreamPort}/cached.js?cc=${encodeURIComponent(cc)}`)).headers.get('cache-control');
+    expect(await cacheControl('public, max-age=31536000, immutable')).toBe('public, max-age=86400');
+    expect(await cacheControl('max-age=600')).toBe('public, max-age=600');
+    expect(await cacheControl('private, max-age=600')).toBe('no-store');
+    expect(await cacheControl('no-cache')).toBe('no-cache');
+    expect(await cacheControl('')).toBe('public, max-age=300');
+  });
+
+  it('refuses a service worker script through the proxy; /sw.js alone may be one', async () => {
+    const base = await serveWith({});
+    const asWorker = (url: string) => fetch(url, { headers: { 'Service-Worker': 'script' } });
+    const proxiedWorker = await asWorker(`${base}${PROXY_PATH}?url=${encodeURIComponent(`http://good.test:${upstreamPort}/script.js`)}`);
+    expect(proxiedWorker.status).toBe(403);
+    expect((await asWorker(`${base}/index.html`)).status).toBe(403);
+    expect((await asWorker(`${base}/sw.js`)).status).toBe(200);
+    expect((await fetch(`${base}${PROXY_PATH}?url=${encodeURIComponent(`http://good.test:${upstreamPort}/script.js`)}`)).status).toBe(200);
+  });
+
+  it('allows only port 80 for http and 443 for https, and names no address or port state in its errors', async () => {
+    const standard = await serveWith({ extraPorts: [] });
+    const off = await proxied(standard, `http://good.test:${upstreamPort}/script.js`);
+    expect([off.status, await off.text()]).toEqual([403, 'Forbidden: only port 80 for http and 443 for https\n']);
+    // A closed port and a refused connection: the same words as any failure.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const base = await serveWith({ extraPorts: [closedPort] });
+    const refused = await proxied(base, `http://good.test:${closedPort}/script.js`);
+    expect([refused.status, await refused.text()]).toEqual([502, 'Bad Gateway: the third party could not be reached\n']);
   });
 
   it('answers 400 to a missing or relative url, and leaves other paths to the files', async () => {

@@ -1,7 +1,10 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
@@ -263,6 +266,46 @@ describe('abandoned downloads', () => {
       now = await openDescriptors();
     }
     expect(now).toBeLessThanOrEqual(before);
+  });
+
+  it('releases every descriptor and the memory when pipelining clients hang up without reading (issue 16)', async () => {
+    // The collector on demand, so the resident memory is what the server still holds, not garbage not yet collected.
+    v8.setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const resident = () => {
+      collect();
+      return process.memoryUsage().rss;
+    };
+    const settle = async (goal: number, measure: () => Promise<number> | number) => {
+      let now = await measure();
+      for (let waited = 0; now > goal && waited < 3000; waited += 100) {
+        await sleep(100);
+        now = await measure();
+      }
+      return now;
+    };
+    const before = { descriptors: await openDescriptors(), memory: resident() };
+    const url = new URL(server.url);
+    // 20 connections, 50 pipelined downloads each, never read: the first answer
+    // fills the connection, the other 49 wait their turn, then the client hangs up.
+    const clients = Array.from({ length: 20 }, () => {
+      const socket = net.connect(Number(url.port), url.hostname);
+      socket.on('error', () => {});
+      socket.pause();
+      socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(50));
+      return socket;
+    });
+    await sleep(1500);
+    const during = { descriptors: await openDescriptors(), memory: process.memoryUsage().rss };
+    for (const socket of clients) socket.destroy();
+    const after = {
+      descriptors: await settle(before.descriptors * 1.1, openDescriptors),
+      memory: await settle(before.memory * 1.1, resident),
+    };
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+    console.log(`pipelined abandon: descriptors ${before.descriptors} → ${during.descriptors} → ${after.descriptors}; RSS ${mb(before.memory)} → ${mb(during.memory)} → ${mb(after.memory)} MB`);
+    expect(after.descriptors).toBeLessThanOrEqual(before.descriptors * 1.1);
+    expect(after.memory).toBeLessThanOrEqual(before.memory * 1.1);
   });
 });
 

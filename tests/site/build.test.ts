@@ -131,8 +131,8 @@ describe('building the fixture site', () => {
     expect(html).toContain('<time dateTime="2026-01-10">January 10, 2026</time>');
     expect(html).toContain('<time dateTime="2026-02-01">February 1, 2026</time>');
     expect(html).toMatch(/1 min read/);
-    expect(html).toContain('<a href="#set-a-budget">Set a budget</a>');
-    expect(html).toContain('<h2 id="set-a-budget">Set a budget</h2>');
+    expect(html).toContain('<a href="#section-set-a-budget">Set a budget</a>');
+    expect(html).toContain('<h2 id="section-set-a-budget">Set a budget</h2>');
     expect(html).toContain('<li>Flat Staking</li>');
     expect(html).toMatch(/Related articles[\s\S]*\/articles\/(advanced-hedging|crypto-books)/);
   });

@@ -26,9 +26,15 @@ describe('markdown', () => {
     expect(out.html).not.toMatch(/<script|href="javascript:|<img/);
     expect(out.html).toContain('&lt;script&gt;');
     expect(out.toc).toEqual([
-      { id: 'odds-ends', text: 'Odds & Ends', level: 2 },
-      { id: 'odds-ends-2', text: 'Odds & Ends', level: 2 },
+      { id: 'section-odds-ends', text: 'Odds & Ends', level: 2 },
+      { id: 'section-odds-ends-2', text: 'Odds & Ends', level: 2 },
     ]);
     expect(out.firstParagraph).toBe('Intro');
+  });
+
+  it('gives every heading an id of its own, apart from the page\'s ids (issue 16)', () => {
+    const out = renderMarkdown('## Announcer\n\n## Main\n\n## Odds\n\n## Odds\n\n## Odds 2\n\n### Банкролл\n');
+    expect(out.toc.map((entry) => entry.id)).toEqual(['section-announcer', 'section-main', 'section-odds', 'section-odds-2', 'section-odds-2-2', 'section-6']);
+    expect(out.html).toContain('<h2 id="section-announcer">Announcer</h2>');
   });
 });

@@ -25,6 +25,21 @@ describe('article validation', () => {
     expect(await problemsOf({})).toEqual([]);
   });
 
+  it('refuses a date the calendar does not have, written plain or quoted, and keeps every real one (issue 16)', async () => {
+    const problems = await problemsOf({
+      'articles/en_US/feb-30.md': article({ ...good, slug: 'feb-30', date: '2026-02-30' }),
+      'articles/en_US/apr-31.md': article({ ...good, slug: 'apr-31', date: '2026-04-31  # a comment', updated: '"2025-02-29"' }),
+      'articles/en_US/leap-day.md': article({ ...good, slug: 'leap-day', date: '2024-02-29', updated: "'2026-03-14'" }),
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/apr-31\.md:6 field "date": date must be a real calendar date/),
+      expect.stringMatching(/apr-31\.md:10 field "updated": updated must be a real calendar date/),
+      expect.stringMatching(/feb-30\.md:6 field "date": date must be a real calendar date/),
+    ]);
+    const content = await loadContent(await fixtureCopy({ 'articles/en_US/leap-day.md': article({ ...good, slug: 'leap-day', date: '2024-02-29', updated: "'2026-03-14'" }) }));
+    expect(content.articles.en_US.find((a) => a.slug === 'leap-day')).toMatchObject({ date: '2024-02-29', updated: '2026-03-14' });
+  });
+
   it('reports every problem of every file in one run, with file, line and field', async () => {
     const problems = await problemsOf({
       'articles/en_US/bad-yaml.md': '---\ntitle: [unclosed\nslug: bad-yaml\n---\nText\n',

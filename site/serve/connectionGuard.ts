@@ -1,0 +1,121 @@
+/**
+ * How `felt serve` and `felt dev` stay up under a connection flood (issue 16):
+ * short header and keep-alive timeouts, checked every second, and a cap on
+ * connections per server and per client address. At a cap, the oldest
+ * connection that is not being answered (it sent no complete request yet, or
+ * waits idle between requests) makes room for the new one; only when every
+ * connection is busy is the new one refused. So thousands of half-open
+ * connections slow a visitor down by one round trip instead of locking them
+ * out until the timeouts free the descriptors.
+ */
+import { readFileSync } from 'node:fs';
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+
+/** For http.createServer: Node's defaults let a silent connection hold its descriptor for a minute or more. */
+export const SERVER_TIMEOUTS = {
+  /** A visitor's request head comes in one packet; ten seconds is generous. */
+  headersTimeout: 10_000,
+  /** felt serves no request bodies: a whole request takes no longer than its head. */
+  requestTimeout: 15_000,
+  keepAliveTimeout: 5_000,
+  /** Node checks the two timeouts above on this interval (30 s by default). */
+  connectionsCheckingInterval: 1_000,
+} satisfies http.ServerOptions;
+
+export interface ConnectionCaps {
+  /** Open connections in all. */
+  maxConnections: number;
+  /** Open connections from one client address. */
+  maxPerAddress: number;
+}
+
+/** Browsers open six connections per site; a load test or a shared NAT a few hundred. */
+const MAX_PER_ADDRESS = 256;
+const MAX_CONNECTIONS = 2048;
+/** Descriptors kept for what is not a connection: the listening socket, files being sent, logs, workers. */
+const RESERVED_DESCRIPTORS = 64;
+
+/**
+ * The soft limit on open files of this process, where the system says it
+ * (Linux's /proc); undefined elsewhere.
+ */
+export function descriptorLimit(): number | undefined {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limits)?.[1];
+    return soft === undefined || soft === 'unlimited' ? undefined : Number(soft);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The caps for this process: each connection may hold two descriptors (its
+ * socket and the file it is sending), so the connections stop well before the
+ * descriptors run out: past that point Node could not even accept a visitor.
+ */
+export function defaultCaps(limit = descriptorLimit()): ConnectionCaps {
+  const byDescriptors = limit === undefined ? MAX_CONNECTIONS : Math.max(8, Math.floor((limit - RESERVED_DESCRIPTORS) / 2));
+  const maxConnections = Math.min(MAX_CONNECTIONS, byDescriptors);
+  return { maxConnections, maxPerAddress: Math.min(MAX_PER_ADDRESS, maxConnections) };
+}
+
+interface Tracked {
+  address: string;
+  /** Requests received on it and not yet answered (pipelining may queue several). */
+  busy: number;
+}
+
+/** Applies the caps to a server; connections are tracked from the 'connection' event to their 'close'. */
+export function guardConnections(server: http.Server, caps: ConnectionCaps = defaultCaps()): void {
+  // Maps keep insertion order: the first entries are the oldest connections.
+  const all = new Map<Socket, Tracked>();
+  const byAddress = new Map<string, Map<Socket, Tracked>>();
+
+  const forget = (socket: Socket, tracked: Tracked) => {
+    all.delete(socket);
+    const fromAddress = byAddress.get(tracked.address);
+    fromAddress?.delete(socket);
+    if (fromAddress?.size === 0) byAddress.delete(tracked.address);
+  };
+
+  /** Closes the oldest idle connection among these, other than the new one; false when all are busy. */
+  const evictOldestIdle = (among: Map<Socket, Tracked>, newcomer: Socket): boolean => {
+    for (const [socket, tracked] of among) {
+      if (socket === newcomer) break;
+      if (tracked.busy === 0) {
+        // Forgotten now, not on its 'close' a tick later: a burst of connections
+        // accepted in one go must each find a different one to evict.
+        forget(socket, tracked);
+        socket.destroy();
+        return true;
+      }
+    }
+    return false;
+  };
+
+  server.on('connection', (socket: Socket) => {
+    const tracked: Tracked = { address: socket.remoteAddress ?? '', busy: 0 };
+    let fromAddress = byAddress.get(tracked.address);
+    if (!fromAddress) byAddress.set(tracked.address, (fromAddress = new Map()));
+    all.set(socket, tracked);
+    fromAddress.set(socket, tracked);
+    socket.once('close', () => forget(socket, tracked));
+    const room =
+      (fromAddress.size <= caps.maxPerAddress || evictOldestIdle(fromAddress, socket)) &&
+      (all.size <= caps.maxConnections || evictOldestIdle(all, socket));
+    if (!room) {
+      forget(socket, tracked);
+      socket.destroy();
+    }
+  });
+
+  server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const tracked = all.get(request.socket);
+    if (!tracked) return;
+    tracked.busy++;
+    // 'close' comes once per response, whether it was sent in full or the connection died.
+    response.once('close', () => tracked.busy--);
+  });
+}
