@@ -5,11 +5,12 @@
  * to the problems found across files, the UI-locale checks, and warnings for
  * category names that a display locale shows in English.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
+import { readInput } from '../../shared/inputFile.ts';
 import { parseJson } from '../../shared/json.ts';
+import { MAX_INPUT_BYTES } from '../../shared/limits.ts';
 import { displayPath } from '../../shared/paths.ts';
 import { fieldPath, type FieldPath } from '../../shared/validation.ts';
 import { checkUiLocales } from './checkLocales.ts';
@@ -51,7 +52,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
   }
-  const located = await addLines(problems);
+  const located = await addLines(problems, options.contentDir);
   const locales = await checkUiLocales(options.localesDir);
   problems.splice(0, problems.length, ...located, ...locales.problems);
   const errors = problems.filter((p) => p.severity === 'error').length;
@@ -73,10 +74,14 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
  * Problems found across files (an unknown author) carry no line; find the
  * field's line in the file, or where the field should be added.
  */
-async function addLines(problems: Problem[]): Promise<Problem[]> {
+async function addLines(problems: Problem[], contentDir: string): Promise<Problem[]> {
   const cache = new Map<string, ((path: FieldPath) => number) | undefined>();
   const linesOf = async (file: string) => {
-    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => fieldLines(file, text), () => undefined));
+    if (!cache.has(file)) {
+      // Read as the loader read it, within the same bounds: these files were accepted a moment ago.
+      const read = await readInput(path.resolve(file), { root: contentDir, maxBytes: MAX_INPUT_BYTES });
+      cache.set(file, read.kind === 'read' ? fieldLines(file, read.bytes.toString('utf8')) : undefined);
+    }
     return cache.get(file);
   };
   const result: Problem[] = [];
