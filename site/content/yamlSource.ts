@@ -36,7 +36,7 @@ export interface YamlSource {
 export function parseYaml(text: string): YamlSource {
   const bytes = Buffer.byteLength(text);
   if (bytes > LIMITS.frontmatterBytes) throw new FrontmatterError(tooLarge(bytes, LIMITS.frontmatterBytes), 1, `end it with a --- line; ${LIMIT_HINT}`, true);
-  const deep = tooDeepAt(text, LIMITS.nestingDepth);
+  const deep = indicators(text) > LIMITS.nestingDepth ? tooDeepAt(text, LIMITS.nestingDepth) : undefined;
   if (deep !== undefined) throw new FrontmatterError(`nests lists and maps deeper than the limit of ${LIMITS.nestingDepth} levels`, lineCounter(text)(deep), LIMIT_HINT, true);
   const lines = new LineCounter();
   const document = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
@@ -133,6 +133,23 @@ function duplicateKey(document: Document): number | undefined {
     },
   });
   return found;
+}
+
+/**
+ * An upper bound of the nesting, counted in one pass over the characters:
+ * every level of a collection needs its own indicator, a flow "[" or "{", or
+ * a block "- ", "? " or ": " (an indicator followed by a space, a line end or
+ * the end). Real frontmatter has a few dozen, so the lexer's scan below runs
+ * only for text that could be too deep (it costs a third of the parse).
+ */
+function indicators(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) count++;
+    else if ((c === 0x2d || c === 0x3f || c === 0x3a) && !(text.charCodeAt(i + 1) > 0x20)) count++;
+  }
+  return count;
 }
 
 /**

@@ -109,7 +109,8 @@ describe('YAML frontmatter', () => {
     expect(parse(`extra: ${'['.repeat(20_000)}`)).toEqual([`articles/en_US/a-title.md:10: ${limit}`]);
     expect(parse(`extra:\n  ${'- '.repeat(20_000)}1`)).toEqual([`articles/en_US/a-title.md:11: ${limit}`]);
     expect(parse(Array.from({ length: 100 }, (_, i) => `${' '.repeat(i)}k${i}:`).join('\n'))).toEqual([expect.stringContaining(limit)]);
-    // Real nesting (entities, subcategories, lists of lists) stays far below it.
+    // Real nesting (entities, subcategories, lists of lists) stays far below it, however many keys and items hold it.
+    expect(parse(Array.from({ length: 100 }, (_, i) => `k${i}:\n  - [a, {b: c}]`).join('\n'))).toEqual([]);
     expect(parse(`extra:\n${Array.from({ length: 20 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} [[1, {a: [2]}]]`)).toEqual([]);
   });
 
