@@ -51,9 +51,10 @@ const SYNTAX_MESSAGES: Record<string, string> = {
 
 /**
  * Strict JSON text → its value and the lines of its fields, or the first
- * syntax error with its line. Nesting is measured first, by jsonc-parser's
- * own scanner (flat, no recursion), because its parser recurses once per
- * level: a file nested 100,000 deep must be refused, not overflow the stack.
+ * syntax error with its line. Nesting and the number of values are measured
+ * first, by jsonc-parser's own scanner (flat, no recursion): its parser
+ * recurses once per level, so a file nested 100,000 deep must be refused, not
+ * overflow the stack; and validation costs memory for every wrong value.
  * The value comes from JSON.parse; the tree of positions, which costs ten
  * times the file's size in memory, is built only when a line is asked for.
  */
@@ -62,12 +63,8 @@ export function parseJson(source: string): { ok: true; json: JsonSource } | { ok
   let lines: ((offset: number) => number) | undefined;
   const lineAt = (offset: number) => (lines ??= lineCounter(text))(offset);
   if (text.trim() === '') return { ok: false, error: { line: 1, message: 'the file is empty' } };
-  const deep = tooDeepAt(text, LIMITS.nestingDepth);
-  if (deep !== undefined)
-    return {
-      ok: false,
-      error: { line: lineAt(deep), message: `lists and objects are nested deeper than the limit of ${LIMITS.nestingDepth} levels`, limit: true },
-    };
+  const over = overLimits(text);
+  if (over) return { ok: false, error: { line: lineAt(over.offset), message: over.message, limit: true } };
   let value: unknown;
   try {
     // JSON.parse is the reference for what JSON is (and "__proto__" stays a
@@ -97,15 +94,28 @@ const OPEN_BRACE = 1;
 const CLOSE_BRACE = 2;
 const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
+const NULL_KEYWORD = 7;
+const NUMERIC_LITERAL = 11;
 const EOF = 17;
 
-/** Offset of the first bracket nested deeper than `limit`, as jsonc-parser tokenises the text (strings, comments); none when within. */
-function tooDeepAt(text: string, limit: number): number | undefined {
+/**
+ * Where the text first nests deeper than LIMITS.nestingDepth or holds more
+ * than LIMITS.jsonValues values, keys included, as jsonc-parser tokenises it
+ * (strings, comments); none when it is within both.
+ */
+function overLimits(text: string): { offset: number; message: string } | undefined {
   const scanner = createScanner(text, true);
   let depth = 0;
+  let values = 0;
   for (let kind: number = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET || (kind >= NULL_KEYWORD && kind <= NUMERIC_LITERAL)) {
+      // null, true, false, strings (keys too) and numbers are kinds 7 to 11.
+      if (++values > LIMITS.jsonValues)
+        return { offset: scanner.getTokenOffset(), message: `holds more values and keys than the limit of ${LIMITS.jsonValues.toLocaleString('en')}` };
+    }
     if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
-      if (++depth > limit) return scanner.getTokenOffset();
+      if (++depth > LIMITS.nestingDepth)
+        return { offset: scanner.getTokenOffset(), message: `lists and objects are nested deeper than the limit of ${LIMITS.nestingDepth} levels` };
     } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
   }
   return undefined;
@@ -121,7 +131,8 @@ function firstSyntaxError(text: string): ParseError | undefined {
 function syntaxError(text: string, error: ParseError, lineAt: (offset: number) => number): JsonSyntaxError {
   // A trailing comma reads as "value expected" at the closing bracket; name it, on the comma's line.
   const before = text.slice(0, error.offset).trimEnd();
-  if (/[}\]]/.test(text[error.offset] ?? '') && before.endsWith(',')) return { line: lineAt(before.length - 1), message: 'a trailing comma is not allowed in JSON' };
+  if (/[}\]]/.test(text[error.offset] ?? '') && before.endsWith(','))
+    return { line: lineAt(before.length - 1), message: 'a trailing comma is not allowed in JSON' };
   return { line: lineAt(error.offset), message: SYNTAX_MESSAGES[printParseErrorCode(error.error)] ?? 'not valid JSON' };
 }
 

@@ -27,6 +27,11 @@ export const LIMITS = {
   slugChars: 200,
   /** A text field (a title, a tagline, a biography): the site's title is on every page, several times. */
   textChars: 10_000,
+  /**
+   * Values in one JSON file, keys included (ads.json of 4 MB holds about 40,000): validation makes
+   * a problem of each wrong one, up to five for an empty author, and a million of them took 1.2 GB.
+   */
+  jsonValues: 50_000,
   /** Lists and objects inside each other, in JSON and in YAML: real files need under 10. */
   nestingDepth: 64,
   /** Aliases (*name) resolved in one YAML document, nested expansion counted: what stops a "billion laughs". */

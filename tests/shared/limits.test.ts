@@ -73,7 +73,7 @@ describe('sizes in messages', () => {
   });
 });
 
-describe('JSON nesting', () => {
+describe('JSON', () => {
   it('is measured before anything recurses: 100,000 levels are one error at its line, not a stack overflow', () => {
     const deep = `{\n"a": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect(parseJson(deep)).toEqual({ ok: false, error: { line: 2, message: 'lists and objects are nested deeper than the limit of 64 levels', limit: true } });
@@ -81,6 +81,14 @@ describe('JSON nesting', () => {
     expect(parseJson(`/*"*/ ${'['.repeat(100_000)}`)).toMatchObject({ ok: false, error: { limit: true } });
     const within = `${'['.repeat(LIMITS.nestingDepth)}${']'.repeat(LIMITS.nestingDepth)}`;
     expect(parseJson(within)).toMatchObject({ ok: true });
+  });
+
+  it('holds at most 50,000 values, keys included: a million empty objects are refused before they are parsed', () => {
+    expect(parseJson(`[\n${Array(1_000_000).fill('{}').join(',')}]`)).toEqual({
+      ok: false,
+      error: { line: 2, message: 'holds more values and keys than the limit of 50,000', limit: true },
+    });
+    expect(parseJson(`{${Array.from({ length: 24_999 }, (_, i) => `"${i}": ${i}`).join(',')}}`)).toMatchObject({ ok: true });
   });
 });
 
