@@ -6,10 +6,11 @@
  * and trailing commas, which JSON does not allow: both are refused here with
  * their line, as any other syntax error.
  */
-import { readFile } from 'node:fs/promises';
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { createScanner, type Node, type ParseError, parseTree, printParseErrorCode, visit } from 'jsonc-parser';
 import type { z } from 'zod';
 import type { Problem } from './errors.ts';
+import { readInput, type InputLimits } from './inputFile.ts';
+import { LIMIT_HINT, LIMITS } from './limits.ts';
 import { displayPath } from './paths.ts';
 import { CONTENT_PARSE, issueProblems, type FieldPath } from './validation.ts';
 
@@ -22,6 +23,8 @@ export interface JsonSource {
 export interface JsonSyntaxError {
   line: number;
   message: string;
+  /** Set when the text is refused for a limit (nesting), not for its syntax. */
+  limit?: true;
 }
 
 const STRICT = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
@@ -46,31 +49,90 @@ const SYNTAX_MESSAGES: Record<string, string> = {
   InvalidCharacter: 'a string holds a control character (write it escaped, like \\n)',
 };
 
-/** Strict JSON text → its value and the lines of its fields, or the first syntax error with its line. */
+/**
+ * Strict JSON text → its value and the lines of its fields, or the first
+ * syntax error with its line. Nesting and the number of values are measured
+ * first, by jsonc-parser's own scanner (flat, no recursion): its parser
+ * recurses once per level, so a file nested 100,000 deep must be refused, not
+ * overflow the stack; and validation costs memory for every wrong value.
+ * The value comes from JSON.parse; the tree of positions, which costs ten
+ * times the file's size in memory, is built only when a line is asked for.
+ */
 export function parseJson(source: string): { ok: true; json: JsonSource } | { ok: false; error: JsonSyntaxError } {
   const text = source.replace(/^\uFEFF/, '');
-  const lineAt = lineCounter(text);
+  let lines: ((offset: number) => number) | undefined;
+  const lineAt = (offset: number) => (lines ??= lineCounter(text))(offset);
   if (text.trim() === '') return { ok: false, error: { line: 1, message: 'the file is empty' } };
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, STRICT);
-  const first = errors[0];
-  if (first || !tree) return { ok: false, error: first ? syntaxError(text, first, lineAt) : { line: 1, message: 'a value is expected' } };
+  const over = overLimits(text);
+  if (over) return { ok: false, error: { line: lineAt(over.offset), message: over.message, limit: true } };
   let value: unknown;
   try {
-    // The value comes from JSON.parse, the reference for what JSON is (and
-    // "__proto__" stays a plain key); the tree only gives positions.
+    // JSON.parse is the reference for what JSON is (and "__proto__" stays a
+    // plain key); what it refuses, jsonc-parser names in an editor's words.
     value = JSON.parse(text);
   } catch (error) {
+    const first = firstSyntaxError(text);
+    if (first) return { ok: false, error: syntaxError(text, first, lineAt) };
     const position = /position (\d+)/.exec((error as Error).message)?.[1];
     return { ok: false, error: { line: position ? lineAt(Number(position)) : 1, message: (error as Error).message } };
   }
-  return { ok: true, json: { value, lineOf: (path) => lineAt(offsetOf(tree, path)) } };
+  let tree: Node | undefined;
+  return {
+    ok: true,
+    json: {
+      value,
+      lineOf: (path) => {
+        tree ??= parseTree(text, [], STRICT);
+        return tree ? lineAt(offsetOf(tree, path)) : 1;
+      },
+    },
+  };
+}
+
+// jsonc-parser's SyntaxKind values (a const enum, which isolatedModules cannot read from its declarations).
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const NULL_KEYWORD = 7;
+const NUMERIC_LITERAL = 11;
+const EOF = 17;
+
+/**
+ * Where the text first nests deeper than LIMITS.nestingDepth or holds more
+ * than LIMITS.jsonValues values, keys included, as jsonc-parser tokenises it
+ * (strings, comments); none when it is within both.
+ */
+function overLimits(text: string): { offset: number; message: string } | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  let values = 0;
+  for (let kind: number = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET || (kind >= NULL_KEYWORD && kind <= NUMERIC_LITERAL)) {
+      // null, true, false, strings (keys too) and numbers are kinds 7 to 11.
+      if (++values > LIMITS.jsonValues)
+        return { offset: scanner.getTokenOffset(), message: `holds more values and keys than the limit of ${LIMITS.jsonValues.toLocaleString('en')}` };
+    }
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
+      if (++depth > LIMITS.nestingDepth)
+        return { offset: scanner.getTokenOffset(), message: `lists and objects are nested deeper than the limit of ${LIMITS.nestingDepth} levels` };
+    } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
+/** The first error jsonc-parser finds, without building a tree. */
+function firstSyntaxError(text: string): ParseError | undefined {
+  let first: ParseError | undefined;
+  visit(text, { onError: (error, offset, length) => void (first ??= { error, offset, length }) }, STRICT);
+  return first;
 }
 
 function syntaxError(text: string, error: ParseError, lineAt: (offset: number) => number): JsonSyntaxError {
   // A trailing comma reads as "value expected" at the closing bracket; name it, on the comma's line.
   const before = text.slice(0, error.offset).trimEnd();
-  if (/[}\]]/.test(text[error.offset] ?? '') && before.endsWith(',')) return { line: lineAt(before.length - 1), message: 'a trailing comma is not allowed in JSON' };
+  if (/[}\]]/.test(text[error.offset] ?? '') && before.endsWith(','))
+    return { line: lineAt(before.length - 1), message: 'a trailing comma is not allowed in JSON' };
   return { line: lineAt(error.offset), message: SYNTAX_MESSAGES[printParseErrorCode(error.error)] ?? 'not valid JSON' };
 }
 
@@ -113,7 +175,7 @@ export function lineCounter(text: string): (offset: number) => number {
   };
 }
 
-export interface ReadJsonOptions<S extends z.ZodType> {
+export interface ReadJsonOptions<S extends z.ZodType> extends InputLimits {
   /** Used when the file does not exist; without it a missing file is a problem. */
   fallback?: z.input<S>;
   /** What to do about a missing file. */
@@ -122,23 +184,35 @@ export interface ReadJsonOptions<S extends z.ZodType> {
 
 /**
  * Reads a JSON file and validates it with `schema`. Every problem (missing
- * file, syntax, each schema issue) is added to `problems` with its file and
- * line; the value is returned only when there is none.
+ * file, a file over its limit or not a file at all, syntax, nesting, each
+ * schema issue) is added to `problems` with its file and line; the value is
+ * returned only when there is none.
  */
-export async function readJsonFile<S extends z.ZodType>(file: string, schema: S, problems: Problem[], options: ReadJsonOptions<S> = {}): Promise<z.output<S> | undefined> {
+export async function readJsonFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  problems: Problem[],
+  options: ReadJsonOptions<S>,
+): Promise<z.output<S> | undefined> {
   const shown = displayPath(file);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.fallback !== undefined) return schema.parse(options.fallback);
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    problems.push({ file: shown, severity: 'error', message: missing ? 'file is missing' : `cannot be read: ${(error as Error).message}`, hint: missing ? options.missingHint : undefined });
+  const read = await readInput(file, options);
+  if (read.kind === 'missing' && options.fallback !== undefined) return schema.parse(options.fallback);
+  if (read.kind === 'missing') {
+    problems.push({ file: shown, severity: 'error', message: 'file is missing', hint: options.missingHint });
     return undefined;
   }
-  const parsed = parseJson(text);
+  if (read.kind === 'refused') {
+    problems.push({ file: shown, severity: 'error', message: read.message, hint: read.hint });
+    return undefined;
+  }
+  const parsed = parseJson(read.bytes.toString('utf8'));
   if (!parsed.ok) {
-    problems.push({ file: shown, line: parsed.error.line, severity: 'error', message: `is not valid JSON: ${parsed.error.message}`, hint: 'fix the JSON syntax' });
+    const { line, message, limit } = parsed.error;
+    problems.push(
+      limit
+        ? { file: shown, line, severity: 'error', message, hint: LIMIT_HINT }
+        : { file: shown, line, severity: 'error', message: `is not valid JSON: ${message}`, hint: 'fix the JSON syntax' },
+    );
     return undefined;
   }
   const result = schema.safeParse(parsed.json.value, CONTENT_PARSE);

@@ -10,17 +10,18 @@ import { z } from 'zod';
 import { ContentError, type Problem } from './errors.ts';
 import { readJsonFile } from './json.ts';
 import { CONTENT_LOCALES, type Author, type CategoryNode, type SiteSettings } from './types.ts';
-import { httpUrl, localized, slug, text } from './validation.ts';
+import { LIMITS } from './limits.ts';
+import { httpUrl, localized, siteUrl, slug, text } from './validation.ts';
 
 export const siteSettingsSchema = z.object({
   title: text,
   tagline: localized,
   brand: slug,
-  url: httpUrl.transform((u) => u.replace(/\/+$/, '')),
+  url: siteUrl,
   email: z.string().regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, 'must be an e-mail address'),
   social: z.object({ video: httpUrl, social: httpUrl, photo: httpUrl }),
   locale: z.enum(CONTENT_LOCALES),
-  localeUrls: z.partialRecord(z.enum(CONTENT_LOCALES), httpUrl).optional(),
+  localeUrls: z.partialRecord(z.enum(CONTENT_LOCALES), siteUrl).optional(),
   home: z.object({
     moreAwesomeStuff: z.number().int().min(1).max(50),
     ourBestStories: z.number().int().min(1).max(100),
@@ -90,7 +91,8 @@ const MISSING_HINT = 'create it (see README, "Configuration"), or name the conte
  * problem is added to `problems`; a file with any problem is left out.
  */
 export async function readSettingsFiles(contentDir: string, problems: Problem[]): Promise<Partial<Settings>> {
-  const read = <S extends z.ZodType>(name: string, schema: S) => readJsonFile(path.join(contentDir, name), schema, problems, { missingHint: MISSING_HINT });
+  const read = <S extends z.ZodType>(name: string, schema: S) =>
+    readJsonFile(path.join(contentDir, name), schema, problems, { missingHint: MISSING_HINT, root: contentDir, maxBytes: LIMITS.settingsBytes });
   const settings = await read(SETTINGS_FILES.settings, siteSettingsSchema);
   const categories = await read(SETTINGS_FILES.categories, categoriesSchema);
   const authors = await read(SETTINGS_FILES.authors, authorsSchema);
@@ -100,7 +102,11 @@ export async function readSettingsFiles(contentDir: string, problems: Problem[])
 /** site.json alone, for what needs only the settings (the server's proxy allowlist); a ContentError lists its problems. */
 export async function readSiteSettings(contentDir: string): Promise<SiteSettings> {
   const problems: Problem[] = [];
-  const settings = await readJsonFile(path.join(contentDir, SETTINGS_FILES.settings), siteSettingsSchema, problems, { missingHint: MISSING_HINT });
+  const settings = await readJsonFile(path.join(contentDir, SETTINGS_FILES.settings), siteSettingsSchema, problems, {
+    missingHint: MISSING_HINT,
+    root: contentDir,
+    maxBytes: LIMITS.settingsBytes,
+  });
   if (!settings) throw new ContentError(problems);
   return settings;
 }

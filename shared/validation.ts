@@ -6,10 +6,13 @@
  */
 import { z } from 'zod';
 import type { Problem } from './errors.ts';
+import { LIMIT_HINT, LIMITS, tooLarge } from './limits.ts';
 import { SLUG_PATTERN } from './names.ts';
 
+// abort: a value over its length limit gets that one line, not every other complaint about it as well.
 export const slug = z
   .string()
+  .max(LIMITS.slugChars, { error: `must be at most ${LIMITS.slugChars} characters, the limit: it names a file or folder`, abort: true })
   .regex(SLUG_PATTERN, 'must be lowercase ASCII kebab-case (a-z, 0-9 and single hyphens), like "bankroll-basics"');
 
 /**
@@ -25,13 +28,48 @@ export const text = z
   .string()
   .trim()
   .min(1, 'must not be empty')
+  .max(LIMITS.textChars, { error: `must be at most ${LIMITS.textChars.toLocaleString('en')} characters, the limit`, abort: true })
   .refine((value) => !UNPRINTABLE.test(value), 'must not contain control characters (NUL, CR, …) or broken Unicode');
 
 export const localized = z
   .object({ en: text, tr: text.optional(), ru: text.optional(), ko: text.optional() })
   .strict();
 
-export const httpUrl = z.string().regex(/^https?:\/\/[^\s"'<>]+$/, 'must be an http(s) URL');
+/** What a URL felt writes into pages may not hold: a URL parser drops spaces and controls around it, but pages get the text as written. */
+// eslint-disable-next-line no-control-regex -- control characters are what a URL may not hold
+const URL_UNSAFE = /[\s"'<>\u0000-\u001F\u007F]/;
+
+export const httpUrl = z.string().refine((value) => /^https?:\/\/./.test(value) && !URL_UNSAFE.test(value), 'must be an http(s) URL');
+
+/**
+ * The address of a site (site.url, localeUrls): what the build turns into
+ * canonical URLs, feeds and the other locales' host names, so it must be
+ * what a URL parser reads as an https origin: a host, a port if any
+ * (1–65535), nothing else. A trailing slash is dropped.
+ */
+export const siteUrl = z
+  .string()
+  .transform((value) => value.replace(/\/+$/, ''))
+  .refine((value) => {
+    if (!URL.canParse(value)) return false;
+    const url = new URL(value);
+    return (
+      url.protocol === 'https:' &&
+      url.hostname !== '' &&
+      url.port !== '0' &&
+      !url.username &&
+      !url.password &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !URL_UNSAFE.test(value)
+    );
+  }, 'must be https:// and a host name, with a port if any (1–65535) and no path, like "https://feltmagazine.example"');
+
+/** Third-party ad HTML (ads.json), sanitised when a page is rendered; each piece on its own is small. */
+export const adSnippet = z.string().refine((value) => Buffer.byteLength(value) <= LIMITS.adSnippetBytes, {
+  error: (issue) => `${tooLarge(Buffer.byteLength(issue.input as string), LIMITS.adSnippetBytes)} for an ad snippet (${LIMIT_HINT})`,
+});
 
 /** Parse options for content files: issues carry their input, so a missing field reads "is required". */
 export const CONTENT_PARSE = { reportInput: true } as const;
@@ -48,9 +86,28 @@ export function formatIssues(error: z.ZodError): { field: string; message: strin
   }));
 }
 
-/** Every issue of a file as a Problem at the line of its field. */
+/**
+ * Every issue of a file as a Problem at the line of its field: the first
+ * LIMITS.problemsPerFile of them, and one more line counting the rest (a file
+ * of a million bad keys prints a screenful, and the line of each is looked up
+ * only for what is printed).
+ */
 export function issueProblems(error: z.ZodError, file: string, lineOf: (path: FieldPath) => number | undefined): Problem[] {
-  return formatIssues(error).map(({ field, message, path }) => ({ file, field, line: lineOf(path), severity: 'error', message: `${field} ${message}` }));
+  const issues = formatIssues(error);
+  const shown: Problem[] = issues
+    .slice(0, LIMITS.problemsPerFile)
+    .map(({ field, message, path }) => ({ file, field, line: lineOf(path), severity: 'error', message: `${field} ${message}` }));
+  const more = issues.length - shown.length;
+  // At the line of the first one left out, so it sorts after those listed.
+  if (more > 0)
+    shown.push({
+      file,
+      line: lineOf(issues[shown.length]!.path),
+      severity: 'error',
+      message: `and ${more.toLocaleString('en')} more problem${more === 1 ? '' : 's'} in this file`,
+      hint: `only the first ${LIMITS.problemsPerFile} are listed`,
+    });
+  return shown;
 }
 
 /** A dotted field name ("home.pageSize", "entities.0") as a path, for problems made without one. */

@@ -4,9 +4,11 @@
  * object metadata, so no article is downloaded), and which slots of this run
  * the bucket already holds.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { readInput } from '../../shared/inputFile.ts';
+import { LIMITS } from '../../shared/limits.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
 import { toCamelCase } from '../../shared/names.ts';
@@ -24,7 +26,7 @@ export interface Existing {
 export async function scanExisting(contentDir: string, locale: ContentLocale, bucket: Bucket | undefined, runId: string): Promise<Existing> {
   const registry = new Registry();
   const done = new Map<number, string>();
-  await scanContent(path.join(contentDir, 'articles', locale), registry);
+  await scanContent(contentDir, path.join(contentDir, 'articles', locale), registry);
   if (bucket && (await bucket.exists())) {
     for (const object of await bucket.list(`articles/${locale}/`)) {
       const slug = path.posix.basename(object.name, '.md');
@@ -35,19 +37,23 @@ export async function scanExisting(contentDir: string, locale: ContentLocale, bu
   return { registry, done };
 }
 
-async function scanContent(folder: string, registry: Registry): Promise<void> {
+async function scanContent(contentDir: string, folder: string, registry: Registry): Promise<void> {
   const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.md')).sort();
   const limit = pLimit(32);
   const found = await Promise.all(
     names.map((name) =>
       limit(async () => {
+        const slug = name.slice(0, -3);
+        // What the loader would refuse (a folder, a FIFO, a file over its limit) counts as an article without a title.
+        const read = await readInput(path.join(folder, name), { root: contentDir, maxBytes: LIMITS.articleBytes });
+        if (read.kind !== 'read') return { slug, title: undefined, category: undefined };
         try {
-          const { data } = splitFrontmatter(await readFile(path.join(folder, name), 'utf8'));
+          const { data } = splitFrontmatter(read.bytes.toString('utf8'));
           const entities = Array.isArray(data.entities) ? (data.entities as { category?: unknown }[]) : [];
           const category = typeof entities[0]?.category === 'string' ? toCamelCase(entities[0].category) : undefined;
-          return { slug: name.slice(0, -3), title: typeof data.title === 'string' ? data.title : undefined, category };
+          return { slug, title: typeof data.title === 'string' ? data.title : undefined, category };
         } catch {
-          return { slug: name.slice(0, -3), title: undefined, category: undefined };
+          return { slug, title: undefined, category: undefined };
         }
       }),
     ),

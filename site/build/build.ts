@@ -125,7 +125,7 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   mark('model');
   // Two routes writing one file: refused before anything is written, dist/ and its recovery included.
   const collisions = routeProblems(model);
-  if (collisions.length) throw new ContentError(await locateProblems(collisions));
+  if (collisions.length) throw new ContentError(await locateProblems(collisions, model.content.root));
   mark('route check');
   return model;
 }

@@ -48,7 +48,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
   }
-  const located = await locateProblems(problems);
+  const located = await locateProblems(problems, options.contentDir);
   const locales = await checkUiLocales(options.localesDir);
   problems.splice(0, problems.length, ...located, ...locales.problems);
   const errors = problems.filter((p) => p.severity === 'error').length;

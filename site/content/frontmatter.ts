@@ -86,7 +86,7 @@ export function readFrontmatter<S extends z.ZodType>(source: string, file: strin
     split = splitFrontmatter(source);
   } catch (error) {
     if (!(error instanceof FrontmatterError)) throw error;
-    return { ok: false, problems: [{ file, line: error.line, severity: 'error', message: `frontmatter is not valid YAML: ${error.message}`, hint: error.hint }] };
+    return { ok: false, problems: [{ file, line: error.line, severity: 'error', message: `frontmatter ${error.limit ? '' : 'is not valid YAML: '}${error.message}`, hint: error.hint }] };
   }
   if (Object.keys(split.data).length === 0) {
     return { ok: false, problems: [{ file, line: 1, severity: 'error', message: 'no frontmatter found', hint: emptyHint }] };

@@ -7,12 +7,17 @@
  */
 import matter from 'gray-matter';
 
-/** Frontmatter felt does not read; `line` is the line of the file. */
+/**
+ * Frontmatter felt does not read; `line` is the line of the file. `limit`
+ * when it is refused for its size or nesting (shared/limits.ts) rather than
+ * for what it says.
+ */
 export class FrontmatterError extends Error {
   constructor(
     message: string,
     readonly line: number,
     readonly hint = 'check quoting and indentation',
+    readonly limit = false,
   ) {
     super(message);
   }

@@ -4,11 +4,13 @@
  * ContentError, so an operator fixes everything in one pass.
  */
 import { statSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { ContentError, FeltError, type Problem } from '../../shared/errors.ts';
+import { folderOutside, inspectInput, readInput, readInspected } from '../../shared/inputFile.ts';
 import { readJsonFile } from '../../shared/json.ts';
+import { LIMITS } from '../../shared/limits.ts';
 import { displayPath } from '../../shared/paths.ts';
 import { readSettingsFiles, SETTINGS_FILES } from '../../shared/settings.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type Article, type ContentLocale, type InfoPage, type SiteContent } from '../../shared/types.ts';
@@ -17,7 +19,7 @@ import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { locateProblems } from './problemLines.ts';
-import { MAX_ARTICLE_BYTES, parseArticleBytes } from './parseArticle.ts';
+import { parseArticleBytes } from './parseArticle.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -36,18 +38,18 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   const problems: Problem[] = [];
   const file = (name: string) => path.join(root, name);
   const { settings, categories, authors } = await readSettingsFiles(root, problems);
-  const ads = (await readJsonFile(file('ads.json'), adsSchema, problems, { fallback: {} })) ?? { sapeNewUrl: '', sapeLinks: {} };
+  const ads = (await readJsonFile(file('ads.json'), adsSchema, problems, { fallback: {}, root, maxBytes: LIMITS.adsBytes })) ?? { sapeNewUrl: '', sapeLinks: {} };
   if (categories) problems.push(...checkCategories(categories, displayPath(file(SETTINGS_FILES.categories))));
   if (authors) problems.push(...checkAuthors(authors, displayPath(file(SETTINGS_FILES.authors))));
-  const pages = await loadInfoPages(file('pages'), problems);
+  const pages = await loadInfoPages(root, problems);
   const articles = {} as Record<ContentLocale, Article[]>;
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
-    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(file(`articles/${locale}`), locale, problems, cache) : [];
+    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(root, locale, problems, cache) : [];
     if (authors && categories) problems.push(...checkArticles(articles[locale], authors, categories));
   }
   // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
-  if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems)));
+  if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems, root)));
   cache?.save();
   return { root, settings, categories, authors, pages, ads, articles };
 }
@@ -66,7 +68,16 @@ async function listFiles(folder: string, extension: string): Promise<string[]> {
   }
 }
 
-async function loadArticles(folder: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
+/** A folder of the content folder that a symbolic link takes outside it: one problem, and nothing in it is read. */
+function linkedOutside(folder: string, root: string, problems: Problem[]): boolean {
+  const real = folderOutside(folder, root);
+  if (real !== undefined) problems.push({ file: displayPath(folder), severity: 'error', message: `is a symbolic link to ${real}, outside the content folder`, hint: 'move the files into the content folder instead of linking to them' });
+  return real !== undefined;
+}
+
+async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
+  const folder = path.join(root, 'articles', locale);
+  if (linkedOutside(folder, root, problems)) return [];
   const names = await listFiles(folder, '.md');
   const shownFolder = displayPath(folder);
   const articles: Article[] = [];
@@ -76,19 +87,22 @@ async function loadArticles(folder: string, locale: ContentLocale, problems: Pro
   for (const name of names) {
     const full = path.join(folder, name);
     const shown = path.join(shownFolder, name);
-    const info = statSync(full);
+    // Anything but a file within its limit (a folder, a FIFO, a link out of content/) is refused before it is read.
+    const info = inspectInput(full, { root, maxBytes: LIMITS.articleBytes });
+    if (info.kind === 'refused') problems.push({ file: shown, severity: 'error', message: info.message, hint: info.hint });
+    if (info.kind !== 'file') continue;
     const cached = cache?.get(full, info.size, info.mtimeMs);
     if (cached) articles.push({ ...cached, file: shown });
-    else if (info.size > MAX_ARTICLE_BYTES) {
-      // Refused before reading: a 50 MB file is not an article, and reading it would only cost memory.
-      problems.push({ file: shown, severity: 'error', message: `file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, hint: 'split it or remove what is not article text' });
-    } else unread.push({ full, shown, size: info.size, mtimeMs: info.mtimeMs });
+    else unread.push({ full, shown, size: info.size, mtimeMs: info.mtimeMs });
   }
   const limit = pLimit(64);
   await Promise.all(
     unread.map(({ full, shown, size, mtimeMs }) =>
       limit(async () => {
-        const parsed = parseArticleBytes(await readFile(full), shown, locale, full);
+        const read = await readInspected(full, size, LIMITS.articleBytes);
+        if (read.kind === 'refused') problems.push({ file: shown, severity: 'error', message: read.message, hint: read.hint });
+        if (read.kind !== 'read') return;
+        const parsed = parseArticleBytes(read.bytes, shown, locale, full);
         problems.push(...parsed.problems);
         if (parsed.article) {
           articles.push(parsed.article);
@@ -102,25 +116,29 @@ async function loadArticles(folder: string, locale: ContentLocale, problems: Pro
   return articles.sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
 }
 
-async function loadInfoPages(folder: string, problems: Problem[]): Promise<InfoPage[]> {
+async function loadInfoPages(root: string, problems: Problem[]): Promise<InfoPage[]> {
   const pages: InfoPage[] = [];
   for (const ui of UI_LOCALES) {
+    const folder = path.join(root, 'pages', ui);
+    if (linkedOutside(folder, root, problems)) continue;
     for (const id of INFO_PAGE_IDS) {
-      const full = path.join(folder, ui, `${id}.md`);
-      let source: string;
-      try {
-        source = await readFile(full, 'utf8');
-      } catch {
-        if (ui === 'en') problems.push({ file: displayPath(full), severity: 'error', message: 'file is missing', hint: `write the ${id} page in English at least` });
-        continue;
-      }
+      const full = path.join(folder, `${id}.md`);
       const shown = displayPath(full);
-      const read = readFrontmatter(source, shown, infoPageFrontmatterSchema, 'start the file with --- and the fields title, description');
-      if (!read.ok) {
-        problems.push(...read.problems);
+      const read = await readInput(full, { root, maxBytes: LIMITS.infoPageBytes });
+      if (read.kind === 'missing') {
+        if (ui === 'en') problems.push({ file: shown, severity: 'error', message: 'file is missing', hint: `write the ${id} page in English at least` });
         continue;
       }
-      pages.push({ id, ui, title: read.data.title, description: read.data.description, body: read.split.body, file: shown });
+      if (read.kind === 'refused') {
+        problems.push({ file: shown, severity: 'error', message: read.message, hint: read.hint });
+        continue;
+      }
+      const page = readFrontmatter(read.bytes.toString('utf8'), shown, infoPageFrontmatterSchema, 'start the file with --- and the fields title, description');
+      if (!page.ok) {
+        problems.push(...page.problems);
+        continue;
+      }
+      pages.push({ id, ui, title: page.data.title, description: page.data.description, body: page.split.body, file: shown });
     }
   }
   return pages;

@@ -6,13 +6,11 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
+import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { Article, ContentLocale } from '../../shared/types.ts';
 import { countWords } from '../../shared/words.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { articleFrontmatterSchema } from './schemas.ts';
-
-/** Articles above this size are refused: no real article is this long. */
-export const MAX_ARTICLE_BYTES = 1024 * 1024;
 
 export interface ParsedArticle {
   article?: Article;
@@ -58,9 +56,9 @@ function firstUndecodableLine(bytes: Buffer): number {
  */
 export function parseArticle(source: string, file: string, folderLocale: ContentLocale, absolute = file): ParsedArticle {
   const problem = (message: string, extra: Partial<Problem> = {}): Problem => ({ file, message, severity: 'error', ...extra });
-  if (Buffer.byteLength(source) > MAX_ARTICLE_BYTES) {
-    return { problems: [problem(`file is larger than ${MAX_ARTICLE_BYTES / 1024} KB`, { hint: 'split it or remove what is not article text' })] };
-  }
+  // The loader refuses a file this large before reading it; text from elsewhere (a generated article) is measured here.
+  const bytes = Buffer.byteLength(source);
+  if (bytes > LIMITS.articleBytes) return { problems: [problem(`file ${tooLarge(bytes, LIMITS.articleBytes)}`, { hint: LIMIT_HINT })] };
   if (source.includes('\u0000')) {
     return { problems: [problem('file contains binary data (NUL bytes)', { hint: 'articles must be UTF-8 markdown text' })] };
   }

@@ -4,17 +4,22 @@
  * field's line is read here from the file, with the same parsers the content
  * was read with. felt check and felt build print the same lines.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
+import { readInput } from '../../shared/inputFile.ts';
 import { parseJson } from '../../shared/json.ts';
+import { MAX_INPUT_BYTES } from '../../shared/limits.ts';
 import { fieldPath, type FieldPath } from '../../shared/validation.ts';
 import { splitFrontmatter } from './frontmatter.ts';
 
-export async function locateProblems(problems: Problem[]): Promise<Problem[]> {
+export async function locateProblems(problems: Problem[], contentDir: string): Promise<Problem[]> {
   const cache = new Map<string, ((path: FieldPath) => number) | undefined>();
   const linesOf = async (file: string) => {
-    if (!cache.has(file)) cache.set(file, await readFile(path.resolve(file), 'utf8').then((text) => fieldLines(file, text), () => undefined));
+    if (!cache.has(file)) {
+      // Read as the loader read it, within the same bounds: these files were accepted a moment ago.
+      const read = await readInput(path.resolve(file), { root: contentDir, maxBytes: MAX_INPUT_BYTES });
+      cache.set(file, read.kind === 'read' ? fieldLines(file, read.bytes.toString('utf8')) : undefined);
+    }
     return cache.get(file);
   };
   const result: Problem[] = [];

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { CONTENT_LOCALES, UI_LOCALES } from '../../shared/types.ts';
-import { slug, text } from '../../shared/validation.ts';
+import { adSnippet, slug, text } from '../../shared/validation.ts';
 
 // The pipeline's checks of generated articles format their issues through this module.
 export { formatIssues } from '../../shared/validation.ts';
@@ -29,8 +29,8 @@ export const isoDate = z
 export const infoPageFrontmatterSchema = z.object({ title: text, description: text });
 
 export const adsSchema = z.object({
-  sapeNewUrl: z.string().default(''),
-  sapeLinks: z.record(z.string().regex(/^\//, 'keys must be page paths starting with /'), z.array(z.string())).default({}),
+  sapeNewUrl: adSnippet.default(''),
+  sapeLinks: z.record(z.string().regex(/^\//, 'keys must be page paths starting with /'), z.array(adSnippet)).default({}),
 });
 
 const entitySchema = z.object({

@@ -4,8 +4,13 @@
  * plain data is refused with its line: tags outside the core schema, and
  * aliases that expand to too much (a "billion laughs" block is refused, not
  * expanded). `yaml` rather than js-yaml (gray-matter's default) for both.
+ * The work is bounded before it starts (shared/limits.ts): the block's size,
+ * then its nesting, measured on the flat token stream before the parser
+ * builds (and recurses into) a tree.
  */
-import { type Document, type DocumentOptions, isCollection, isMap, isNode, isScalar, isSeq, LineCounter, type Node, parseDocument, type ParseOptions, type ScalarTag, type SchemaOptions, visit, type YAMLError } from 'yaml';
+import { CST, type Document, type DocumentOptions, isAlias, isCollection, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, parseDocument, type ParseOptions, type ScalarTag, type SchemaOptions, visit, type YAMLError } from 'yaml';
+import { lineCounter } from '../../shared/json.ts';
+import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { FieldPath } from '../../shared/validation.ts';
 import { FrontmatterError } from './grayMatter.ts';
 
@@ -20,11 +25,10 @@ const plainDay: ScalarTag = { tag: 'tag:yaml.org,2002:timestamp', default: true,
  * explicit tags beyond it, plus the timestamp type for full timestamps: js-yaml
  * read `date: 2024-05-01T23:30:00-05:00` as a date, and the schema turns a Date
  * into its ISO day exactly as before. Plain days come first, as text.
+ * uniqueKeys is off: yaml compares each key with every other (a map of 10,000
+ * keys took a second); duplicateKey below does it once.
  */
-const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, 'timestamp'], resolveKnownTags: false, uniqueKeys: true, prettyErrors: false };
-
-/** Aliases resolved per document at most (yaml counts nested expansion too): frontmatter has no use for more. */
-const MAX_ALIAS_COUNT = 50;
+const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, 'timestamp'], resolveKnownTags: false, uniqueKeys: false, prettyErrors: false };
 
 /** Warnings that mean a tag felt does not read (`!custom`, `!!binary`): refused like errors. */
 const REFUSED_WARNINGS = new Set(['TAG_RESOLVE_FAILED', 'BAD_COLLECTION_TYPE']);
@@ -37,18 +41,24 @@ export interface YamlSource {
 
 /** YAML text → its data and the lines of its fields; a FrontmatterError, at its line in the text, when felt does not read it. */
 export function parseYaml(text: string): YamlSource {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > LIMITS.frontmatterBytes) throw new FrontmatterError(tooLarge(bytes, LIMITS.frontmatterBytes), 1, `end it with a --- line; ${LIMIT_HINT}`, true);
+  const deep = indicators(text) > LIMITS.nestingDepth ? tooDeepAt(text, LIMITS.nestingDepth) : undefined;
+  if (deep !== undefined) throw new FrontmatterError(`nests lists and maps deeper than the limit of ${LIMITS.nestingDepth} levels`, lineCounter(text)(deep), LIMIT_HINT, true);
   const lines = new LineCounter();
   const document = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
   const refused: YAMLError | undefined = document.errors[0] ?? document.warnings.find((w) => REFUSED_WARNINGS.has(w.code));
   if (refused) throw new FrontmatterError(refused.message.split('\n')[0] ?? refused.code, lines.linePos(errorOffset(document, refused)).line);
+  const duplicate = duplicateKey(document);
+  if (duplicate !== undefined) throw new FrontmatterError('Map keys must be unique', lines.linePos(duplicate).line);
   let data: unknown;
   try {
-    data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = document.toJS({ maxAliasCount: LIMITS.yamlAliases });
   } catch (error) {
     // Alias resolution is all that can fail here, and its error has no position: point at the first alias.
     const alias = firstAlias(document);
     const line = alias === undefined ? 1 : lines.linePos(alias).line;
-    if (/excessive alias/i.test(String(error))) throw new FrontmatterError('its aliases (*name) expand to too much data', line, 'write the values out instead of repeating aliases');
+    if (/excessive alias/i.test(String(error))) throw new FrontmatterError(`its aliases (*name) expand to too much data (more than the limit of ${LIMITS.yamlAliases} aliases)`, line, 'write the values out instead of repeating aliases');
     throw new FrontmatterError(error instanceof Error ? error.message : String(error), line);
   }
   return {
@@ -108,4 +118,81 @@ function firstAlias(document: Document): number | undefined {
     },
   });
   return found;
+}
+
+/** Offset of the second of two equal keys in one map, the first such; none when every map's keys differ. */
+function duplicateKey(document: Document): number | undefined {
+  let found: number | undefined;
+  visit(document, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        // Scalars compare by value, as yaml's uniqueKeys does, an alias (*k) as what it names; a collection as a key is a key of its own.
+        const node = isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+        const key = isScalar(node) ? node.value : node;
+        if (seen.has(key)) {
+          found = (pair.key as Node | null)?.range?.[0] ?? map.range?.[0];
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * An upper bound of the nesting, counted in one pass over the characters:
+ * every level of a collection needs its own indicator, a flow "[" or "{", or
+ * a block "- ", "? " or ": " (an indicator followed by a space, a line end or
+ * the end). Real frontmatter has a few dozen, so the lexer's scan below runs
+ * only for text that could be too deep (it costs a third of the parse).
+ */
+function indicators(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) count++;
+    else if ((c === 0x2d || c === 0x3f || c === 0x3a) && !(text.charCodeAt(i + 1) > 0x20)) count++;
+  }
+  return count;
+}
+
+/**
+ * Offset of the first node nested deeper than `limit`, from the lexer's flat
+ * token stream; none when within. Flow collections ([ and {) count one level
+ * each. Block collections are told apart by their column: an entry (a key,
+ * a "- " or "? " item) further right than the open one starts a collection
+ * inside it, one at the same column is a sibling, one further left closes
+ * collections. This can count a level too many (a plain value after a key
+ * reads like a key), never one too few: it bounds what the parser will build.
+ */
+function tooDeepAt(text: string, limit: number): number | undefined {
+  const columns: number[] = [];
+  let flow = 0;
+  let offset = 0;
+  let lineStart = 0;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    const at = offset;
+    // The lexer's markers (a document, a scalar to follow, the end of a bad flow) are no text of the source.
+    if (type === 'doc-mode' || type === 'scalar' || type === 'flow-error-end') continue;
+    offset += token.length;
+    const newline = token.lastIndexOf('\n');
+    if (newline >= 0) lineStart = at + newline + 1;
+    if (type === 'doc-start' || type === 'doc-end') {
+      columns.length = 0;
+      flow = 0;
+    } else if (type === 'flow-map-start' || type === 'flow-seq-start') flow++;
+    else if (type === 'flow-map-end' || type === 'flow-seq-end') flow = Math.max(0, flow - 1);
+    else if (flow === 0 && (type === 'seq-item-ind' || type === 'explicit-key-ind' || type === null)) {
+      // null: a scalar's text. A block entry; inside flow collections there are none.
+      const column = at - lineStart;
+      while (columns.length && columns.at(-1)! > column) columns.pop();
+      if (columns.at(-1) !== column) columns.push(column);
+    } else continue;
+    if (columns.length + flow > limit) return at;
+  }
+  return undefined;
 }

@@ -79,17 +79,16 @@ describe('a wrapped failure prints one line; FELT_DEBUG=1 adds its causes', () =
     expect(lines[2]).toMatch(/^ {2}caused by: Error: ENOTDIR: not a directory, mkdir '.*a-file\/dist/);
   });
 
-  it('felt check with an article that is a folder: exit 1, and the OS error only under FELT_DEBUG=1', async () => {
+  it('felt check with an article that is a folder: a problem with that file (issue 15), not an OS error of the content folder', async () => {
     const content = await fixtureCopy();
     await mkdir(path.join(content, 'articles', 'en_US', 'not-a-file.md'));
 
     expect(await felt('check', '--content', content)).toBe(1);
-    expect(printed()).toEqual([`felt: ${content}: found a folder where a file should be (while loading content). check the file, or name another content folder with --content`]);
-
-    err.length = 0;
-    process.env.FELT_DEBUG = '1';
-    expect(await felt('check', '--content', content)).toBe(1);
-    expect(printed().slice(1, 3)).toEqual(['  BAD_PATH (A file or folder is missing or of the wrong kind), while loading content', '  caused by: Error: EISDIR: illegal operation on a directory, read']);
+    const listed = vi.mocked(console.log).mock.calls.map((call) => call.join(' '));
+    expect(listed.filter((line) => line.startsWith('error'))).toEqual([
+      `error   ${path.join(content, 'articles', 'en_US', 'not-a-file.md')}: is a folder, not a file (remove it or move it out of the content folder)`,
+    ]);
+    expect(printed()).toEqual(['felt: 1 error in content or UI strings. fix the problems listed above and run `felt check` again']);
   });
 
   it('a bug is not dressed up as an expected failure', () => {

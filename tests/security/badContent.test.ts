@@ -35,7 +35,7 @@ const EXPECTED: Record<string, RegExp[]> = {
   'no-body.md': [/no-body\.md:\d+ field "body": the article has no text after its frontmatter/],
   'control-character.md': [/control-character\.md:2 field "title": title must not contain control characters/],
   'no-frontmatter.md': [/no-frontmatter\.md:1: no frontmatter found/],
-  'huge-file.md': [/huge-file\.md: file is larger than 1024 KB/],
+  'huge-file.md': [/huge-file\.md: file is 50 MB, larger than the limit of 1 MB \(see README, "Limits"\)/],
   'binary-junk.md': [/binary-junk\.md: file contains binary data/],
   'not-utf8.md': [/not-utf8\.md:1: file is not UTF-8 text/],
   'latin1.md': [/latin1\.md:2: file is not UTF-8 text: bytes on this line do not decode \(save the file as UTF-8/],
