@@ -170,15 +170,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
           return false;
         }
         return attempt(name, 'uploaded', async () => {
-        const { file, md5, encoding } = local.get(name)!;
-        const raw = await readFile(file);
-        const data = encoding ? await gzip(raw, { level: 9 }) : raw;
-        await bucket.write(name, data, {
-          contentType: contentTypeFor(name),
-          cacheControl: cacheControlOf(name),
-          ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
-          resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
-        });
+          const { file, md5, encoding } = local.get(name)!;
+          const raw = await readFile(file);
+          const data = encoding ? await gzip(raw, { level: 9 }) : raw;
+          await bucket.write(name, data, {
+            contentType: contentTypeFor(name),
+            cacheControl: cacheControlOf(name),
+            ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
+            resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
+          });
         });
       });
       uploaded.set(name, done);

@@ -196,13 +196,15 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
   written.push(MANIFEST_FILE);
   const { layout } = target;
-  const finish = !staging || !layout
-    ? async () => undefined
-    : async () => {
-      const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
-      if (!reuse) renameSync(staging, release);
-      publishRelease(layout, release);
-    };
+  // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
+  const finish =
+    !staging || !layout
+      ? async () => undefined
+      : async () => {
+          const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
+          if (!reuse) renameSync(staging, release);
+          publishRelease(layout, release);
+        };
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
