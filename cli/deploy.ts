@@ -15,7 +15,7 @@
  * URL, 404.html for a missing one) when they differ: without them a missing
  * page answers with the bucket's XML error instead of the site's 404 page.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
@@ -28,6 +28,7 @@ import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { openStorage, type StorageChoice } from './storage/index.ts';
 import type { ObjectInfo, WebsitePages } from './storage/types.ts';
+import { deletionRounds, referencesOf, uploadDependencies } from './deployOrder.ts';
 
 export interface DeployOptions {
   contentDir: string;
@@ -55,6 +56,8 @@ export interface DeployResult {
   remove: string[];
   stale: string[];
   failed: { name: string; reason: string }[];
+  /** New objects that link to each other (a page and its feed in a first deploy): the one uploaded first links to the other for a moment. */
+  cycles: [string, string][];
   /** The bucket's website pages, when they are (or would be) changed. */
   website?: { from: WebsitePages; to: WebsitePages; error?: string };
   dryRun: boolean;
@@ -101,7 +104,8 @@ function sameContent(remote: ObjectInfo, local: LocalFile): boolean {
 
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const reporter = options.reporter ?? createReporter();
-  const files = await walk(path.resolve(options.distDir));
+  // dist/ is a link a build flips to its new release (site/build/output.ts): one release, resolved once, is deployed whole.
+  const files = await walk(await realpath(path.resolve(options.distDir)).catch(() => path.resolve(options.distDir)));
   if (!files.length) throw new FeltError('DIST_MISSING', `${options.distDir} is missing or empty`, { hint: 'run felt build first' });
   const project = await loadProject(options.contentDir);
   const storage = openStorage(project, options.storage);
@@ -109,7 +113,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const compress = options.gzip !== false && storage.kind === 'gcs';
   const exists = await bucket.exists();
   const remote = new Map<string, ObjectInfo>(exists ? (await bucket.list('')).map((o) => [o.name, o]) : []);
-  const result: DeployResult = { bucket: bucket.location, upload: [], gzipped: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], dryRun: Boolean(options.dryRun) };
+  const result: DeployResult = { bucket: bucket.location, upload: [], gzipped: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], cycles: [], dryRun: Boolean(options.dryRun) };
   const local = new Map<string, LocalFile>();
   for (const { name, file, size } of files) {
     const entry: LocalFile = { file, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeFor(name), size) ? { encoding: 'gzip' as const } : {}) };
@@ -137,30 +141,52 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   if (!exists) await bucket.create();
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
   const limit = pLimit(8);
+  const order = await uploadOrder(result.upload, local, remote, project.settings.url);
+  result.cycles = order.cycles;
+  // In a first deploy every new category page and its new articles link to each other: nothing to say then.
+  if (order.cycles.length && remote.size) reporter.note(`note: ${order.cycles.length} new ${order.cycles.length === 1 ? 'page links' : 'pages link'} in a circle (e.g. ${order.cycles[0]!.join(' ↔ ')}): one of each pair goes up before the other exists`);
   const attempt = (name: string, verb: string, work: () => Promise<unknown>) =>
     limit(async () => {
       try {
         await work();
         progress.tick(`${verb} ${name}`);
+        return true;
       } catch (error) {
         result.failed.push({ name, reason: error instanceof Error ? error.message : String(error) });
         progress.tick(`failed ${name}`);
+        return false;
       }
     });
-  await Promise.all([
-    ...result.upload.map((name) =>
-      attempt(name, 'uploaded', async () => {
-        const { file, md5, encoding } = local.get(name)!;
-        const raw = await readFile(file);
-        const data = encoding ? await gzip(raw, { level: 9 }) : raw;
-        await bucket.write(name, data, {
-          contentType: contentTypeFor(name),
-          cacheControl: cacheControlOf(name),
-          ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
-          resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
+  // Each upload starts once the new objects it names are up; a failed one holds back what links to it.
+  const uploaded = new Map<string, Promise<boolean>>();
+  const upload = (name: string): Promise<boolean> => {
+    let done = uploaded.get(name);
+    if (!done) {
+      done = Promise.all((order.waitsFor.get(name) ?? []).map(upload)).then(async (ready) => {
+        if (ready.includes(false)) {
+          const missing = (order.waitsFor.get(name) ?? []).filter((_, i) => !ready[i]);
+          result.failed.push({ name, reason: `not uploaded: it links to ${missing.join(', ')}, which failed` });
+          progress.tick(`held back ${name}`);
+          return false;
+        }
+        return attempt(name, 'uploaded', async () => {
+          const { file, md5, encoding } = local.get(name)!;
+          const raw = await readFile(file);
+          const data = encoding ? await gzip(raw, { level: 9 }) : raw;
+          await bucket.write(name, data, {
+            contentType: contentTypeFor(name),
+            cacheControl: cacheControlOf(name),
+            ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
+            resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
+          });
         });
-      }),
-    ),
+      });
+      uploaded.set(name, done);
+    }
+    return done;
+  };
+  await Promise.all([
+    ...result.upload.map(upload),
     ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlOf(name) }))),
   ]);
   // After the uploads, so the pages they name are there.
@@ -177,10 +203,18 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         `Give the deploying account storage.buckets.get and storage.buckets.update, or run: gcloud storage buckets update gs://${bucket.name} --web-main-page-suffix=index.html --web-error-page=404.html`,
     );
   }
-  // Old files go last, so a visitor mid-deploy never meets a page whose assets are gone.
-  await Promise.all(result.remove.map((name) => attempt(name, 'deleted', () => bucket.delete(name))));
+  // Old files go last, referrers first (deployOrder.ts), so a visitor mid-deploy never meets a page whose assets are gone.
+  for (const round of deletionRounds(result.remove)) await Promise.all(round.map((name) => attempt(name, 'deleted', () => bucket.delete(name))));
   progress.done();
   return result;
+}
+
+/** What each upload waits for: the uploads of the new objects it names. */
+async function uploadOrder(uploads: string[], local: Map<string, LocalFile>, remote: Map<string, ObjectInfo>, siteUrl: string) {
+  const has = (name: string) => local.has(name);
+  const texts = new Map<string, string>();
+  for (const name of uploads) if (/\.(?:html|json|xml|js|mjs|css|webmanifest|txt)$/.test(name)) texts.set(name, await readFile(local.get(name)!.file, 'utf8'));
+  return uploadDependencies(uploads, (name) => !remote.has(name), (name) => (texts.has(name) ? referencesOf(name, texts.get(name)!, siteUrl, has, local.keys()) : new Set()));
 }
 
 async function walk(dir: string, prefix = ''): Promise<{ name: string; file: string; size: number }[]> {

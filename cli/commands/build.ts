@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import { buildSite } from '../../site/build/build.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { createReporter } from '../report.ts';
+import { FeltError } from '../../shared/errors.ts';
 
 export interface BuildFlags {
   content: string;
@@ -43,6 +44,7 @@ Examples:
           ui: flags.ui,
           threads: flags.threads,
           incremental: flags.incremental,
+          now: buildTime(process.env.SOURCE_DATE_EPOCH),
           onProgress: progress.update,
         });
         progress.finish();
@@ -52,6 +54,17 @@ Examples:
         progress.finish();
       }
     });
+}
+
+/**
+ * The build time (copyright year, feed dates): now, or SOURCE_DATE_EPOCH
+ * (seconds since 1970, the reproducible-builds convention) so that two builds
+ * of the same content are byte for byte the same.
+ */
+export function buildTime(sourceDateEpoch: string | undefined): Date | undefined {
+  if (sourceDateEpoch === undefined || sourceDateEpoch === '') return undefined;
+  if (!/^\d{1,12}$/.test(sourceDateEpoch)) throw new FeltError('BAD_OPTION', `SOURCE_DATE_EPOCH must be whole seconds since 1970, not "${sourceDateEpoch}"`, { hint: 'unset it, or set it to e.g. $(git log -1 --format=%ct)' });
+  return new Date(Number(sourceDateEpoch) * 1000);
 }
 
 /**

@@ -4,10 +4,11 @@
  * pages rendered on every core (only those whose inputs changed) → feeds,
  * sitemaps, search index → swap into place.
  *
- * The site is built in a staging folder next to outDir and renamed over it
- * at the end, so a failed or killed build leaves the previous site serving.
+ * The site is built as a new release beside the one served, and outDir (a
+ * link) flips to it at the end (output.ts): a failed or killed build leaves
+ * the previous site serving, whole.
  */
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadMessages } from '../i18n/loadMessages.ts';
 import { mark } from './timings.ts';
@@ -23,14 +24,15 @@ import type { PageSpec } from '../pages/types.ts';
 import { sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
-import { commitIncremental, recoverCommit } from './commit.ts';
+import { assembleRelease } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
-import { createStaging, recoverSwap, swapIntoPlace } from './output.ts';
+import { nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
 import { loadingContent, preparingOutput, writingSite } from './stages.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
+import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
@@ -61,8 +63,8 @@ export interface BuildOptions {
 /** A build kept in memory (see buildSiteInMemory): nothing of outDir, threads or the caches applies. */
 export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
 
-/** Where writeSite puts files: a staging folder swapped in at the end, or memory. */
-type Target = { staging: string; sink: OutputSink; pool: PoolOutput } | { staging?: undefined; sink: MemorySink; pool: PoolOutput };
+/** Where writeSite puts files: a staging folder made into a release at the end, or memory. */
+type Target = { staging: string; layout: OutputLayout; sink: OutputSink; pool: PoolOutput } | { staging?: undefined; layout?: undefined; sink: MemorySink; pool: PoolOutput };
 
 export interface BuildResult {
   outDir: string;
@@ -82,19 +84,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
-  const { recovered, staging } = await duringStage(preparingOutput(outDir), async () => {
-    await recoverSwap(outDir);
-    const recovered = recoverCommit(outDir);
-    return { recovered, staging: await createStaging(outDir) };
-  });
+  const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
+  const { staging } = layout;
   try {
-    const target: Target = { staging, sink: new FileSink(staging), pool: { dir: staging } };
-    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, incremental: options.incremental !== false && recovered }));
+    const target: Target = { staging, layout, sink: new FileSink(staging), pool: { dir: staging } };
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, options));
     mark('write');
     await duringStage(writingSite(outDir), finish);
     mark('commit');
     return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
   } catch (error) {
+    // An unfinished release is never served; the next build removes whatever this leaves.
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
@@ -164,13 +164,14 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
 
   // Reuse the previous build only when the same code made it from the same templates.
   const templateKey = digest(`${feltCodeVersion()}|${JSON.stringify(setup)}`);
-  const previous = options.incremental === false || !target.staging ? undefined : readManifest(outDir);
+  const previous = options.incremental === false || !target.layout?.current ? undefined : readManifest(target.layout.current);
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
   const manifest = newManifest(templateKey);
   const written: string[] = [];
 
   const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, options);
   mark('pages');
+  if (target.staging) crashPoint('pages-written');
 
   const { sink, staging } = target;
   const writeOther = (file: string, contents: string | Uint8Array) => {
@@ -195,25 +196,17 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
   written.push(MANIFEST_FILE);
-  const finish = !staging
-    ? async () => undefined
-    : reuse
-      ? async () => commitIncremental(outDir, { staging, written, removed: removedFiles(reuse, manifest) })
-      : async () => swapIntoPlace(staging, outDir);
+  const { layout } = target;
+  // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
+  const finish =
+    !staging || !layout
+      ? async () => undefined
+      : async () => {
+          const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
+          if (!reuse) renameSync(staging, release);
+          publishRelease(layout, release);
+        };
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
-}
-
-/** Files of the previous build that this one no longer has: pages gone, old hashed assets, shorter sitemaps. */
-function removedFiles(previous: BuildManifest, current: BuildManifest): string[] {
-  const removed: string[] = [];
-  for (const page of Object.keys(previous.pages)) if (!(page in current.pages)) removed.push(...pageOutputPaths(pageRef(page)));
-  for (const file of Object.keys(previous.others)) if (!(file in current.others)) removed.push(file);
-  return removed;
-}
-
-/** The kind matters for the file name only for the 404 and 500 pages, which never go away. */
-function pageRef(pagePath: string): Pick<PageSpec, 'kind' | 'path'> {
-  return { kind: 'home', path: pagePath };
 }
 
 /** Below this many pages to render, workers cost more to start than they save. */

@@ -1,66 +1,106 @@
 /**
- * Applying an incremental build to the live output folder.
+ * Making an incremental build's release (issue 14).
  *
- * A cold build is written to a staging folder and swapped in whole. An
- * incremental build stages only the files that changed; committing moves each
- * into place with one rename (so every file is always complete) and deletes
- * the pages that are gone. A journal written first makes the commit
- * restartable: if the process dies midway, the next build finishes it before
- * doing anything else, so the site never stays half-updated.
+ * The current release is never touched: it is being served. The new release
+ * is made from the spare one (the build before, see output.ts), brought up
+ * to date with what differs: the files this build rendered are moved in from
+ * its staging folder, the files that changed in the build before are
+ * hard-linked from the current release (files are only ever replaced, never
+ * rewritten, so a link shares bytes that never change), and the files no
+ * longer in the site are deleted. Without a spare, every unchanged file is
+ * linked. The manifest goes in last: a release without one is unfinished,
+ * never served, and removed by the next build. Then outDir flips to it.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, rmdirSync, unlinkSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
+import { pageOutputPathsOf } from '../routes/pageFiles.ts';
+import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
+import { nextReleasePath, type OutputLayout } from './output.ts';
+import { crashPoint } from './crashPoints.ts';
 
-export const JOURNAL_FILE = '.felt/commit.json';
-
-export interface CommitPlan {
+export interface ReleasePlan {
+  /** This build's staging folder and the files written into it (relative paths, the manifest last). */
   staging: string;
-  /** Files in staging to move into the output folder, relative paths. */
   written: string[];
-  /** Files to delete from the output folder. */
-  removed: string[];
+  /** This build's manifest: every file of the new release. */
+  current: BuildManifest;
 }
 
-export function commitIncremental(outDir: string, plan: CommitPlan): void {
-  // Synchronous like the rest of the commit, and flushed: the journal must be on disk before the first file moves.
-  writeFileAtomicSync(path.join(outDir, JOURNAL_FILE), JSON.stringify(plan));
-  applyCommit(outDir, plan);
-}
-
-function applyCommit(outDir: string, plan: CommitPlan): void {
-  const made = new Set<string>();
-  for (const file of plan.written) {
-    const target = path.join(outDir, file);
-    const folder = path.dirname(target);
-    if (!made.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      made.add(folder);
-    }
-    try {
-      renameSync(path.join(plan.staging, file), target);
-    } catch (error) {
-      // Already moved by an earlier, interrupted commit of the same plan.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+/**
+ * Every file a manifest's release holds, with a version: two releases hold
+ * the same bytes under a name when the versions are equal (a page's cache key,
+ * another file's digest).
+ */
+function filesOf(manifest: BuildManifest): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [page, key] of Object.entries(manifest.pages)) {
+    for (const file of pageOutputPathsOf(page)) files.set(file, `page ${key}`);
   }
-  const emptied = new Set<string>();
-  for (const file of plan.removed) {
-    const target = path.join(outDir, file);
-    try {
-      unlinkSync(target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  for (const [file, hash] of Object.entries(manifest.others)) files.set(file, `file ${hash}`);
+  return files;
+}
+
+/** Makes the new release; returns its folder. Synchronous on purpose: thousands of small calls, one at a time. */
+export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string {
+  const release = nextReleasePath(layout);
+  const spareManifest = layout.spare ? readManifest(layout.spare) : undefined;
+  if (layout.spare && spareManifest) {
+    renameSync(layout.spare, release);
+    // From here on the release is unfinished until the new manifest arrives.
+    unlinkSync(path.join(release, MANIFEST_FILE));
+  } else {
+    mkdirSync(release);
+  }
+  crashPoint('release-opened');
+  const has = spareManifest ? filesOf(spareManifest) : new Map<string, string>();
+  const wanted = filesOf(plan.current);
+  const folders = new Set<string>();
+  const place = (file: string, from: string, how: 'move' | 'link') => {
+    const target = path.join(release, file);
+    const folder = path.dirname(target);
+    if (!folders.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      folders.add(folder);
     }
-    emptied.add(path.dirname(target));
+    if (how === 'move') return renameSync(from, target);
+    // link() never replaces: the spare's stale file goes first (it is not served).
+    if (has.has(file)) removeFile(target);
+    linkSync(from, target);
+  };
+  const written = new Set(plan.written);
+  const half = Math.floor(plan.written.length / 2);
+  plan.written.forEach((file, index) => {
+    if (index === half) crashPoint('release-half-moved');
+    if (file !== MANIFEST_FILE) place(file, path.join(plan.staging, file), 'move');
+  });
+  const currentRelease = layout.current!;
+  for (const [file, version] of wanted) {
+    if (written.has(file) || has.get(file) === version) continue;
+    place(file, path.join(currentRelease, file), 'link');
+  }
+  crashPoint('release-linked');
+  const emptied = new Set<string>();
+  for (const file of has.keys()) {
+    if (wanted.has(file)) continue;
+    removeFile(path.join(release, file));
+    emptied.add(path.dirname(path.join(release, file)));
   }
   // Deepest first, once per folder: a folder of many removed files costs one rmdir, not one per file.
-  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) removeEmptyFolders(outDir, folder);
-  unlinkSync(path.join(outDir, JOURNAL_FILE));
-  rmSync(plan.staging, { recursive: true, force: true });
+  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) removeEmptyFolders(release, folder);
+  place(MANIFEST_FILE, path.join(plan.staging, MANIFEST_FILE), 'move');
+  return release;
 }
 
-/** A deleted article's folder goes too, up to (not including) the output folder. */
+/** Gone already is fine: the spare is felt's, but a file in it may have been removed by hand. */
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** A deleted article's folder goes too, up to (not including) the release folder. */
 function removeEmptyFolders(root: string, folder: string): void {
   let current = folder;
   while (current.startsWith(root + path.sep)) {
@@ -70,26 +110,5 @@ function removeEmptyFolders(root: string, folder: string): void {
       return;
     }
     current = path.dirname(current);
-  }
-}
-
-/**
- * Finishes a commit that an earlier build started and did not end. Returns
- * false when it cannot be finished (its staging folder is gone): the caller
- * must then rebuild everything.
- */
-export function recoverCommit(outDir: string): boolean {
-  let plan: CommitPlan;
-  try {
-    plan = JSON.parse(readFileSync(path.join(outDir, JOURNAL_FILE), 'utf8')) as CommitPlan;
-  } catch {
-    return true;
-  }
-  try {
-    applyCommit(outDir, plan);
-    return true;
-  } catch {
-    rmSync(path.join(outDir, JOURNAL_FILE), { force: true });
-    return false;
   }
 }

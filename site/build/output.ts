@@ -1,39 +1,149 @@
 /**
- * The build writes into a staging folder and swaps it into place at the
- * end: a failed or killed build never leaves a half-written dist/ behind.
+ * Where a build's output lives, and how a new build takes its place.
+ *
+ * `dist` (--out) is a symbolic link to one complete release,
+ * `dist.releases/<id>/`. A build makes its new release beside it and then
+ * flips the link with one rename, which is atomic: whoever reads `dist`
+ * (`felt serve`, `felt deploy`, a copy) sees the previous build or the new
+ * one, whole, at every moment, whenever the build is killed. Only two
+ * releases are kept: the current one and the previous one, which the next
+ * incremental build brings up to date and reuses (commit.ts), so a rebuild
+ * costs what changed, not one link per file. Whatever else is in
+ * `dist.releases/` (a killed build's staging folder or half-made release) is
+ * removed by the next build.
  */
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { FeltError } from '../../shared/errors.ts';
+import { MANIFEST_FILE } from './buildCache.ts';
+import { crashPoint } from './crashPoints.ts';
 
-/** A fresh staging folder next to `outDir` (same disk, so the final rename is atomic). */
-export async function createStaging(outDir: string): Promise<string> {
-  const staging = `${outDir}.staging-${process.pid}-${Date.now()}`;
-  await mkdir(staging, { recursive: true });
-  return staging;
+/** The folder of releases next to outDir (same disk, so every rename stays atomic). */
+export function releasesDir(outDir: string): string {
+  return `${outDir}.releases`;
+}
+
+export interface OutputLayout {
+  outDir: string;
+  releases: string;
+  /** The release outDir points at now, when there is a complete one. */
+  current?: string;
+  /** The other complete release (the previous build), which an incremental build may rework into the next one. */
+  spare?: string;
+  /** An empty folder for this build's files, inside `releases`. */
+  staging: string;
+}
+
+const STAGING_MARK = '.staging-';
+const LINK_MARK = '.link-';
+
+/** Release names sort by creation time: the newest complete one is the one to restore. */
+function newReleaseName(): string {
+  return `${Date.now().toString(36).padStart(9, '0')}-${process.pid}`;
+}
+
+function isComplete(release: string): boolean {
+  return statSync(path.join(release, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /**
- * A build killed between the two renames of swapIntoPlace leaves no outDir,
- * only outDir.previous-*: put the previous site back before anything else.
+ * Makes outDir's layout ready for a build: a plain folder from an older felt
+ * becomes the first release, a link lost by hand points again at the newest
+ * complete release, and everything but the current and one spare release is
+ * removed. Refuses what it did not make (a link elsewhere, a file).
  */
-export async function recoverSwap(outDir: string): Promise<void> {
-  if (await stat(outDir).then(() => true, () => false)) return;
-  const base = path.basename(outDir);
-  const previous = (await readdir(path.dirname(outDir)).catch(() => [] as string[])).filter((name) => name.startsWith(`${base}.previous-`)).sort();
-  const newest = previous[previous.length - 1];
-  if (newest) await rename(path.join(path.dirname(outDir), newest), outDir);
+export function prepareOutput(outDir: string): OutputLayout {
+  const releases = releasesDir(outDir);
+  const releasesInfo = lstatSync(releases, { throwIfNoEntry: false });
+  if (releasesInfo && !releasesInfo.isDirectory()) {
+    throw new FeltError('BAD_PATH', `${releases} is not a folder felt made (it keeps the releases ${path.basename(outDir)} links to)`, { file: releases, hint: 'move it away, or choose another folder with --out' });
+  }
+  mkdirSync(releases, { recursive: true });
+  let current = currentRelease(outDir, releases);
+  if (current === outDir) {
+    // A plain folder built by an older felt: it becomes the first release (an
+    // interrupted incremental commit of that felt leaves it unfit for reuse).
+    const moved = path.join(releases, newReleaseName());
+    renameSync(outDir, moved);
+    if (statSync(path.join(moved, '.felt', 'commit.json'), { throwIfNoEntry: false })) rmSync(path.join(moved, MANIFEST_FILE), { force: true });
+    pointAt(outDir, moved);
+    current = moved;
+  }
+  const complete = readdirSync(releases)
+    .filter((name) => !name.startsWith('.'))
+    .map((name) => path.join(releases, name))
+    .filter((release) => release !== current && isComplete(release))
+    .sort();
+  if (!current && complete.length) {
+    // outDir was removed (by hand, or a build was killed migrating a plain folder): serve the newest release again.
+    current = complete.pop()!;
+    pointAt(outDir, current);
+  }
+  const spare = complete.pop();
+  for (const name of readdirSync(releases)) {
+    const entry = path.join(releases, name);
+    if (entry !== current && entry !== spare) rmSync(entry, { recursive: true, force: true });
+  }
+  removeOlderLeftovers(outDir);
+  const staging = path.join(releases, `${STAGING_MARK}${newReleaseName()}`);
+  mkdirSync(staging);
+  crashPoint('prepared');
+  return { outDir, releases, current, spare, staging };
 }
 
-/** Replaces outDir with the finished staging folder. */
-export async function swapIntoPlace(staging: string, outDir: string): Promise<void> {
-  const previous = `${outDir}.previous-${process.pid}-${Date.now()}`;
-  let moved = false;
-  try {
-    await rename(outDir, previous);
-    moved = true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+/** What builds before releases left next to outDir: staging and previous folders, and a link not yet renamed. */
+function removeOlderLeftovers(outDir: string): void {
+  const base = path.basename(outDir);
+  const marks = [`${base}.staging-`, `${base}.previous-`, `${base}${LINK_MARK}`];
+  for (const name of readdirSync(path.dirname(outDir))) {
+    if (marks.some((mark) => name.startsWith(mark))) rmSync(path.join(path.dirname(outDir), name), { recursive: true, force: true });
   }
-  await rename(staging, outDir);
-  if (moved) await rm(previous, { recursive: true, force: true });
+}
+
+/**
+ * The release outDir links to; outDir itself when it is a plain folder;
+ * undefined when there is none (or the link leads to a release removed by
+ * hand). A link felt did not make is refused: felt replaces only its own.
+ */
+function currentRelease(outDir: string, releases: string): string | undefined {
+  const info = lstatSync(outDir, { throwIfNoEntry: false });
+  if (!info) return undefined;
+  if (info.isDirectory()) return outDir;
+  const foreign = new FeltError('BAD_PATH', `${outDir} is ${info.isSymbolicLink() ? `a link to ${readlinkSync(outDir)}` : 'a file'}, not a site felt built`, {
+    file: outDir,
+    hint: `felt makes ${path.basename(outDir)} a link into ${path.basename(releases)}/; move it away, or choose another folder with --out`,
+  });
+  if (!info.isSymbolicLink()) throw foreign;
+  const target = path.resolve(path.dirname(outDir), readlinkSync(outDir));
+  if (path.dirname(target) !== releases || path.basename(target).startsWith('.')) throw foreign;
+  return isComplete(target) ? target : undefined;
+}
+
+/** Points outDir at `release` in one atomic step: a new link is made beside it and renamed over it. */
+export function pointAt(outDir: string, release: string): void {
+  const link = path.join(path.dirname(outDir), `${path.basename(outDir)}${LINK_MARK}${process.pid}`);
+  rmSync(link, { force: true });
+  // Relative, so the project folder can be moved or copied with its releases.
+  symlinkSync(path.relative(path.dirname(outDir), release), link, 'dir');
+  crashPoint('link-made');
+  renameSync(link, outDir);
+}
+
+/** A fresh, unused release path. */
+export function nextReleasePath(layout: OutputLayout): string {
+  return path.join(layout.releases, newReleaseName());
+}
+
+/**
+ * Makes `release` the served one, then removes every release but it and the
+ * one it replaces (the spare of the next build).
+ */
+export function publishRelease(layout: OutputLayout, release: string): void {
+  crashPoint('release-complete');
+  pointAt(layout.outDir, release);
+  crashPoint('flipped');
+  for (const name of readdirSync(layout.releases)) {
+    const entry = path.join(layout.releases, name);
+    if (entry !== release && entry !== layout.current) rmSync(entry, { recursive: true, force: true });
+  }
 }

@@ -48,10 +48,21 @@ async function findFile(root: string, candidates: string[]) {
   return undefined;
 }
 
+/**
+ * The folder that answers one request: dist/ is a link that each build flips
+ * to its new release (site/build/output.ts), so it is resolved once per
+ * request, and every file of the request comes from that one release, whole,
+ * even when a build flips the link meanwhile.
+ */
+export async function siteRootForRequest(configured: string): Promise<string> {
+  return realpath(configured).catch(() => configured);
+}
+
 export function createHandler(options: ServeOptions) {
-  const root = path.resolve(options.root);
+  const configuredRoot = path.resolve(options.root);
   const compressed = new CompressionCache();
   return async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const root = await siteRootForRequest(configuredRoot);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');

@@ -44,6 +44,8 @@ export interface FakeGcs {
   forbidden: Set<RequestKind>;
   count(kind: RequestKind): number;
   resetLog(): void;
+  /** Called after every change to an object (written, replaced or deleted), with the bucket as it now is: every state a visitor could see. */
+  afterChange?: (bucket: string) => void;
   /** Adds or replaces an object directly (as another writer would). */
   put(bucket: string, name: string, data: string | Buffer, meta?: Partial<Pick<StoredObject, 'contentType' | 'cacheControl' | 'metadata'>>): void;
   close(): Promise<void>;
@@ -58,6 +60,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   const uploads = new Map<string, { bucket: string; name: string; meta: Record<string, unknown>; query: Record<string, string>; chunks: Buffer[] }>();
   const log: LoggedRequest[] = [];
   let base = '';
+  // Filled in once the server listens; the handlers that call its hooks run only after that.
+  const fake = {} as FakeGcs;
 
   const resource = (bucket: string, name: string, o: StoredObject) => ({
     kind: 'storage#object',
@@ -90,6 +94,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     };
     void existing;
     buckets.get(bucket)!.set(name, object);
+    fake.afterChange?.(bucket);
     return object;
   };
 
@@ -209,6 +214,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!object) return fail(404, 'No such object.');
       if (!precondition(bucketName, name)) return fail(412, 'Precondition Failed');
       bucket.delete(name);
+      fake.afterChange?.(bucketName);
       return send(204);
     }
     if (!object) return fail(404, `No such object: ${bucketName}/${name}`);
@@ -252,7 +258,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  return Object.assign(fake, {
     url: base,
     log,
     buckets,
@@ -268,7 +274,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       server.closeAllConnections();
       server.close(() => resolve());
     }),
-  };
+  } satisfies FakeGcs);
 }
 
 function crc32c(data: Buffer): string {

@@ -190,7 +190,10 @@ describe('a full disk ends with one clear line and loses nothing', () => {
     const line = expectOneClearLine('disk full under felt build');
     expect(line).toMatch(/ENOSPC|no space/i);
     expect(await readFile(path.join(fullDisk, 'dist', 'index.html'), 'utf8')).toBe('PREVIOUS SITE');
-    expect((await readdir(fullDisk)).filter((name) => name.startsWith('dist.'))).toEqual([]);
+    // The previous site is the one release left (a plain folder from before releases becomes one); no staging folder.
+    expect((await readdir(fullDisk)).filter((name) => name.startsWith('dist.'))).toEqual(['dist.releases']);
+    expect((await readdir(path.join(fullDisk, 'dist.releases'))).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(await readdir(path.join(fullDisk, 'dist.releases'))).toHaveLength(1);
   });
 
   it('felt pull: every article written is whole, and nothing half-written is left', async (context) => {

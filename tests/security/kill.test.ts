@@ -12,7 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -101,10 +101,11 @@ describe('felt build killed with SIGKILL midway', () => {
     const bigContent = await fixtureCopy();
     const folder = path.join(bigContent, 'articles', 'en_US');
     await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(40)}\n`))));
-    const siblings = async () => (await readdir(base)).filter((n) => n !== 'dist' && n.startsWith('dist'));
+    // The build writes into a staging folder among the releases dist/ links to (site/build/output.ts).
+    const staging = async () => (await readdir(`${out}.releases`).catch(() => [] as string[])).filter((n) => n.startsWith('.staging-')).map((n) => `dist.releases/${n}`);
     // Killed once the staging folder holds article pages: the build is writing.
     const { onSpawn, killed } = killWhen(async () => {
-      for (const name of await siblings()) if ((await count(path.join(base, name, 'articles'), /^bulk-/)) >= 200) return true;
+      for (const name of await staging()) if ((await count(path.join(base, name, 'articles'), /^bulk-/)) >= 200) return true;
       return false;
     });
     const run = await runFelt(['build', '--content', bigContent, '--out', out], { onSpawn, timeoutMs: 120_000 });
@@ -113,7 +114,8 @@ describe('felt build killed with SIGKILL midway', () => {
 
     // The old site, byte for byte: nothing of the killed build in it.
     expect(await digestTree(out)).toEqual(before);
-    const leftovers = await siblings();
+    const leftovers = await staging();
+    expect(leftovers).toHaveLength(1);
     const server = await startServer({ root: out, port: 0 });
     try {
       const home = await fetch(server.url + '/');
@@ -140,7 +142,7 @@ describe('felt build killed with SIGKILL midway', () => {
   }, 180_000);
 });
 
-describe('felt build killed with SIGKILL while it commits an incremental build', () => {
+describe('felt build killed with SIGKILL while it makes an incremental release', () => {
   const LATE = 2000;
   it('leaves only whole files in dist/, keeps serving, and the next build finishes the commit', async () => {
     const base = await tempDir('felt-kill-commit-');
@@ -150,9 +152,10 @@ describe('felt build killed with SIGKILL while it commits an incremental build',
     expect((await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 120_000 })).code).toBe(0);
     const folder = path.join(content, 'articles', 'en_US');
     await Promise.all(Array.from({ length: LATE }, (_, i) => writeFile(path.join(folder, `late-${i}.md`), articleSource(`late-${i}`, `Late Article ${i}`, 'en_US'))));
-    // Killed the moment the commit journal appears: files are being moved into dist/.
-    const journal = path.join(out, '.felt', 'commit.json');
-    const { onSpawn, killed } = killWhen(async () => existsSync(journal), 120_000, 5);
+    // Killed the moment the new release appears beside the served one: files are being moved and linked into it.
+    const releases = `${out}.releases`;
+    const made = async () => (await readdir(releases)).filter((n) => !n.startsWith('.'));
+    const { onSpawn, killed } = killWhen(async () => (await made()).length > 1, 120_000, 5);
     const run = await runFelt(['build', '--content', content, '--out', out], { onSpawn, timeoutMs: 150_000 });
     expect(await killed).toBe(true);
     expect(run.signal).toBe('SIGKILL');
@@ -169,10 +172,10 @@ describe('felt build killed with SIGKILL while it commits an incremental build',
       await server.close();
     }
 
-    // The next build finishes what the killed one started: every new article is there, no journal is left.
+    // The next build finishes what the killed one started: every new article is there, only two releases are left.
     const again = await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 150_000 });
     expect(again.code, again.stderr).toBe(0);
-    expect(existsSync(journal)).toBe(false);
+    expect(await readdir(releases)).toHaveLength(2);
     const pages = new Set((await listFiles(out)).filter((f) => /^articles\/late-\d+\/index\.html$/.test(f)));
     expect(pages.size).toBe(LATE);
     for (const file of pages) expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);

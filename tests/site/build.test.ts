@@ -262,7 +262,9 @@ describe('a failed build', () => {
     const after = await stat(path.join(out, 'index.html'));
     expect(after.mtimeMs).toBe(before.mtimeMs);
     const siblings = await readdir(path.dirname(out));
-    expect(siblings).toEqual(['dist']);
+    expect(siblings.sort()).toEqual(['dist', 'dist.releases']);
+    // The one release dist/ links to, and no staging folder.
+    expect(await readdir(`${out}.releases`)).toHaveLength(1);
   });
 });
 

@@ -3,12 +3,11 @@
  * byte for byte what a cold build of the same content writes.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { JOURNAL_FILE, recoverCommit } from '../../site/build/commit.ts';
 import { fixtureCopy, tempDir } from './helpers.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -143,24 +142,6 @@ describe('incremental builds', () => {
     expect(next.rendered).toBeLessThan(next.pages / 2);
   });
 
-  it('finishes a commit that an interrupted build left behind', async () => {
-    const content = await fixtureCopy();
-    const out = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, outDir: out, now: NOW });
-    // A staged page and a journal, as a build killed in the middle of its commit leaves them.
-    const staging = `${out}.staging-test`;
-    await writeFile(path.join(content, 'x'), '');
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(path.join(staging, 'terms'), { recursive: true });
-    await writeFile(path.join(staging, 'terms/index.html'), '<!doctype html><title>new terms</title>');
-    await writeFile(path.join(out, JOURNAL_FILE), JSON.stringify({ staging, written: ['terms/index.html'], removed: ['sitemap/index.html'] }));
-    expect(recoverCommit(out)).toBe(true);
-    expect(await readFile(path.join(out, 'terms/index.html'), 'utf8')).toContain('new terms');
-    await expect(readFile(path.join(out, 'sitemap/index.html'))).rejects.toThrow();
-    await expect(readFile(path.join(out, JOURNAL_FILE))).rejects.toThrow();
-    await rm(staging, { recursive: true, force: true });
-  });
-
   it('renders the same site on worker threads as on one thread', async () => {
     const content = await fixtureCopy();
     const root = await tempDir();
@@ -178,16 +159,3 @@ describe('incremental builds', () => {
   });
 });
 
-describe('a build killed between its two renames', () => {
-  it('puts the previous site back before building', async () => {
-    const { rename, stat } = await import('node:fs/promises');
-    const { recoverSwap } = await import('../../site/build/output.ts');
-    const content = await fixtureCopy();
-    const out = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, outDir: out, now: NOW });
-    await rename(out, `${out}.previous-123-456`);
-    await recoverSwap(out);
-    expect((await stat(path.join(out, 'index.html'))).isFile()).toBe(true);
-    await expect(stat(`${out}.previous-123-456`)).rejects.toThrow();
-  });
-});

@@ -1,0 +1,211 @@
+/**
+ * Issue 14: never a broken moment. `felt build` is killed with SIGKILL at
+ * each of its stages (FELT_CRASH_AT, site/build/crashPoints.ts) and at
+ * random moments while it renders, in incremental and in full rebuilds of a
+ * site of a few hundred articles. After every kill, what dist/ serves is,
+ * byte for byte, the previous build or the new one, and whole (every page a
+ * whole document, every JSON file parses, every internal link, asset,
+ * sitemap and feed entry resolves); `felt serve` serves it. The next build
+ * finishes the work and leaves only the current and the previous release.
+ */
+import { createHash } from 'node:crypto';
+import { lstat, readFile, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRASH_POINTS, type CrashPoint } from '../../site/build/crashPoints.ts';
+import { startServer } from '../../site/serve/server.ts';
+import { articleSource } from '../helpers/fixtureSite.ts';
+import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
+
+const SITE_URL = 'https://fixture.example';
+const ARTICLES = 300;
+/** Every build of the test has the same time, so two builds of the same content are the same bytes. */
+const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
+
+/** The points a full rebuild passes through (it has no release to rework). */
+const COLD_POINTS: CrashPoint[] = ['prepared', 'pages-written', 'release-complete', 'link-made', 'flipped'];
+/** Killed at or after this point, the new build is what is served. */
+const SERVES_NEW: CrashPoint[] = ['flipped'];
+
+export const tally = { kills: 0, stages: new Set<string>(), broken: 0 };
+
+type Tree = Map<string, string>;
+
+async function tree(dir: string): Promise<Tree> {
+  const out: Tree = new Map();
+  for (const [name, bytes] of await siteFilesOf(dir)) out.set(name, createHash('sha256').update(bytes).digest('hex'));
+  return out;
+}
+
+const same = (a: Tree, b: Tree) => a.size === b.size && [...a].every(([name, hash]) => b.get(name) === hash);
+
+let content: string;
+let base: string;
+let out: string;
+let round = 0;
+
+/** One nightly change: 20 new articles dated after all others, 3 edited, 2 deleted. */
+async function changeContent(): Promise<void> {
+  round++;
+  const folder = path.join(content, 'articles', 'en_US');
+  for (let i = 0; i < 20; i++) {
+    const slug = `round-${round}-${i}`;
+    await writeFile(path.join(folder, `${slug}.md`), articleSource(slug, `Round ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-02-${String((round % 27) + 1).padStart(2, '0')}`));
+  }
+  for (let i = 0; i < 3; i++) {
+    const file = path.join(folder, `bulk-${(round * 7 + i) % ARTICLES}.md`);
+    await writeFile(file, (await readFile(file, 'utf8')) + `\nEdited in round ${round}.\n`);
+  }
+  for (let i = 0; i < 2; i++) await rm(path.join(folder, `bulk-${(round * 11 + i) % ARTICLES}-gone.md`), { force: true });
+  // The deleted ones are round-specific extra articles, so every round deletes something that was built.
+  for (let i = 0; i < 2; i++) await writeFile(path.join(folder, `bulk-${(round * 11 + 11 + i) % ARTICLES}-gone.md`), articleSource(`bulk-${(round * 11 + 11 + i) % ARTICLES}-gone`, `Soon Gone ${round} ${i}`));
+}
+
+/** A cold build of the same content in another folder: the exact bytes the new build must serve. */
+async function reference(): Promise<Tree> {
+  const dir = path.join(base, `reference-${round}`);
+  const run = await runFelt(['build', '--content', content, '--out', dir, '--no-incremental'], { env, timeoutMs: 120_000 });
+  expect(run.code, run.stderr).toBe(0);
+  const result = await tree(dir);
+  await rm(dir, { recursive: true, force: true });
+  await rm(`${dir}.releases`, { recursive: true, force: true });
+  return result;
+}
+
+/** What must hold after any kill: the site served is whole and is one of the two builds. */
+async function expectWhole(previous: Tree, next: Tree, what: string): Promise<'previous' | 'new'> {
+  const served = await tree(out);
+  const problems = linkProblems(await siteFilesOf(out), SITE_URL);
+  const state = same(served, previous) ? 'previous' : same(served, next) ? 'new' : undefined;
+  if (problems.length || !state) tally.broken++;
+  expect(problems, what).toEqual([]);
+  expect(state, `${what}: dist/ is neither the previous build nor the new one`).toBeDefined();
+  const server = await startServer({ root: out, port: 0 });
+  try {
+    expect((await fetch(`${server.url}/`)).status, what).toBe(200);
+    const newest = `/articles/round-${round}-19`;
+    expect((await fetch(server.url + newest)).status, what).toBe(state === 'new' ? 200 : 404);
+  } finally {
+    await server.close();
+  }
+  return state!;
+}
+
+/** After a build that finished: the new site, and nothing left but the current and the previous release. */
+async function expectFinished(next: Tree, what: string): Promise<void> {
+  expect(same(await tree(out), next), `${what}: the next build serves the new site`).toBe(true);
+  const releases = await readdir(`${out}.releases`);
+  expect(releases.filter((name) => name.startsWith('.')), `${what}: staging leftovers`).toEqual([]);
+  expect(releases.length, `${what}: releases kept`).toBeLessThanOrEqual(2);
+  expect((await readdir(base)).filter((name) => name.startsWith('dist') && name !== 'dist' && name !== 'dist.releases'), what).toEqual([]);
+  expect(path.resolve(base, await readlink(out))).toMatch(/dist\.releases\/[^/]+$/);
+}
+
+beforeAll(async () => {
+  await ensureCompiled();
+  base = await tempDir('felt-crash-');
+  content = await fixtureCopy();
+  const folder = path.join(content, 'articles', 'en_US');
+  await Promise.all(Array.from({ length: ARTICLES }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(30)}\n`))));
+  out = path.join(base, 'dist');
+  const first = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+  expect(first.code, first.stderr).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  // The figures for the README's security table.
+  console.log(`crash test: ${tally.kills} kills over ${tally.stages.size} stages, broken states: ${tally.broken}`);
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+describe('felt build killed at every stage', () => {
+  const cases: { point: CrashPoint; mode: 'incremental' | 'full' }[] = [
+    ...CRASH_POINTS.map((point) => ({ point, mode: 'incremental' as const })),
+    ...COLD_POINTS.map((point) => ({ point, mode: 'full' as const })),
+  ];
+  it.each(cases)('$mode rebuild killed at "$point": dist/ is the previous or the new site, whole; the next build finishes', async ({ point, mode }) => {
+    const previous = await tree(out);
+    await changeContent();
+    const next = await reference();
+    const args = ['build', '--content', content, '--out', out, ...(mode === 'full' ? ['--no-incremental'] : [])];
+    const run = await runFelt(args, { env: { ...env, FELT_CRASH_AT: point }, timeoutMs: 120_000 });
+    expect(run.signal, run.stderr).toBe('SIGKILL');
+    tally.kills++;
+    tally.stages.add(`${mode} ${point}`);
+    const state = await expectWhole(previous, next, `${mode} ${point}`);
+    expect(state).toBe(SERVES_NEW.includes(point) ? 'new' : 'previous');
+
+    const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    await expectFinished(next, `${mode} ${point}`);
+  }, 180_000);
+});
+
+describe('felt build killed at random moments while it renders and swaps', () => {
+  it.each([0, 1, 2, 3])('kill %i: dist/ is the previous or the new site, whole', async () => {
+    const previous = await tree(out);
+    await changeContent();
+    const next = await reference();
+    // A kill anywhere from the start to the usual end of such a build (about a second here).
+    const delay = 150 + Math.floor(Math.random() * 1200);
+    let killedAt = 0;
+    const run = await runFelt(['build', '--content', content, '--out', out], {
+      env,
+      timeoutMs: 120_000,
+      onSpawn: (child) => setTimeout(() => {
+        killedAt = delay;
+        child.kill('SIGKILL');
+      }, delay),
+    });
+    if (run.signal === 'SIGKILL') {
+      tally.kills++;
+      tally.stages.add('random');
+    }
+    await expectWhole(previous, next, `random kill after ${killedAt} ms (${run.signal ?? 'finished first'})`);
+    const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+    expect(again.code, again.stderr).toBe(0);
+    await expectFinished(next, 'random kill');
+  }, 180_000);
+});
+
+describe('faults around the swap', () => {
+  it('a link where felt expects its own: one felt: line, exit 1, and the served site stays whole', async () => {
+    const elsewhere = await tempDir('felt-elsewhere-');
+    const dir = path.join(await tempDir('felt-foreign-'), 'dist');
+    await symlink(elsewhere, dir);
+    const run = await runFelt(['build', '--content', content, '--out', dir], { env, timeoutMs: 120_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^felt: .*dist is a link to .*, not a site felt built/m);
+    expect(run.stderr).not.toMatch(STACK_TRACE);
+    expect((await lstat(dir)).isSymbolicLink()).toBe(true);
+    expect(await readdir(elsewhere)).toEqual([]);
+  }, 60_000);
+
+  it('the served release deleted by hand: the next build makes a whole site again', async () => {
+    const served = path.resolve(base, await readlink(out));
+    await rm(served, { recursive: true, force: true });
+    const run = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(linkProblems(await siteFilesOf(out), SITE_URL)).toEqual([]);
+    expect(await readdir(`${out}.releases`)).toHaveLength(2);
+  }, 120_000);
+
+  it('a folder built by an older felt becomes the first release', async () => {
+    const dir = path.join(await tempDir('felt-legacy-'), 'dist');
+    const built = await runFelt(['build', '--content', content, '--out', dir], { env, timeoutMs: 120_000 });
+    expect(built.code, built.stderr).toBe(0);
+    // Made a plain folder again, as builds before releases left it.
+    const release = path.resolve(path.dirname(dir), await readlink(dir));
+    await unlink(dir);
+    await rename(release, dir);
+    await rm(`${dir}.releases`, { recursive: true, force: true });
+    await writeFile(path.join(content, 'articles', 'en_US', 'legacy-note.md'), articleSource('legacy-note', 'Legacy Note'));
+    const run = await runFelt(['build', '--content', content, '--out', dir], { env, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect((await lstat(dir)).isSymbolicLink()).toBe(true);
+    expect(linkProblems(await siteFilesOf(dir), SITE_URL)).toEqual([]);
+    expect((await readFile(path.join(dir, 'articles', 'legacy-note', 'index.html'), 'utf8'))).toContain('Legacy Note');
+  }, 120_000);
+});

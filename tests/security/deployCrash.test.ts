@@ -1,0 +1,161 @@
+/**
+ * Issue 14, item 2: deploys in link order. `felt deploy` to the loopback GCS
+ * server; the bucket is looked at after every change a request makes (each
+ * upload, each deletion): every one of those states, which is what a
+ * visitor or a deploy killed at that moment leaves, must be whole (every
+ * stored page links only to objects that exist, every JSON file parses).
+ * After a first deploy into an empty bucket (a site that does not exist yet
+ * is not whole before it is all there), the nightly one (20 new
+ * articles, 3 edited, 2 deleted, with --delete); then a deploy killed with
+ * SIGKILL midway is rerun and leaves the bucket equal to dist/.
+ */
+import { gunzipSync } from 'node:zlib';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploy } from '../../cli/deploy.ts';
+import { createReporter } from '../../cli/report.ts';
+import { buildSite } from '../../site/build/build.ts';
+import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { cleanEnv, ensureCompiled, runFelt } from './support/cli.ts';
+
+const SITE_URL = 'https://feltmagazine.example';
+const BUCKET = 'felt-site';
+const NOW = new Date('2026-11-21T12:00:00Z');
+
+let gcs: FakeGcs;
+let fixture: Fixture;
+let dist: string;
+
+export const deployTally = { snapshots: 0, broken: 0 };
+
+beforeAll(async () => {
+  gcs = await startFakeGcs();
+  fixture = await makeFixture();
+  for (const id of ['about-us', 'privacy-policy', 'terms']) {
+    await mkdir(path.join(fixture.contentDir, 'pages', 'en'), { recursive: true });
+    await writeFile(path.join(fixture.contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
+  }
+  const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+  await Promise.all(Array.from({ length: 200 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text. '.repeat(30)}\n`))));
+  dist = path.join(fixture.root, 'dist');
+  await buildSite({ contentDir: fixture.contentDir, outDir: dist, now: NOW });
+}, 120_000);
+
+afterAll(async () => {
+  console.log(`deploy crash test: ${deployTally.snapshots} bucket snapshots checked, broken: ${deployTally.broken}`);
+  await gcs?.close();
+  await fixture?.cleanup();
+});
+
+const quiet = () => {
+  const streams = captureStreams();
+  return createReporter({ stdout: streams.stdout as never, stderr: streams.stderr as never, tty: false });
+};
+
+/** The bucket's objects as a visitor gets them (gzip-encoded ones decoded), cached per generation. */
+const decoded = new Map<string, Buffer>();
+function bucketFiles(): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const [name, object] of gcs.buckets.get(BUCKET) ?? []) {
+    const key = `${name}@${object.generation}`;
+    let bytes = decoded.get(key);
+    if (!bytes) decoded.set(key, (bytes = object.contentEncoding === 'gzip' ? gunzipSync(object.data) : object.data));
+    files.set(name, bytes);
+  }
+  return files;
+}
+
+/** Checks every state of the bucket while `work` runs; returns the problems of the first broken one. */
+async function watchEveryState(work: () => Promise<unknown>): Promise<{ snapshots: number; firstBroken?: string[] }> {
+  let snapshots = 0;
+  let firstBroken: string[] | undefined;
+  gcs.afterChange = (bucket) => {
+    if (bucket !== BUCKET) return;
+    snapshots++;
+    deployTally.snapshots++;
+    const problems = linkProblems(bucketFiles(), SITE_URL);
+    if (problems.length) {
+      deployTally.broken++;
+      firstBroken ??= problems.slice(0, 5);
+    }
+  };
+  try {
+    await work();
+  } finally {
+    gcs.afterChange = undefined;
+  }
+  return { snapshots, firstBroken };
+}
+
+const storage = () => ({ storage: 'gcs', apiEndpoint: gcs.url });
+
+async function nightly(round: number): Promise<void> {
+  const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+  for (let i = 0; i < 20; i++) {
+    const slug = `night-${round}-${i}`;
+    await writeFile(path.join(folder, `${slug}.md`), articleSource(slug, `Night ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-03-${String(round + 1).padStart(2, '0')}`));
+  }
+  for (let i = 0; i < 3; i++) {
+    const file = path.join(folder, `bulk-${round * 10 + i}.md`);
+    await writeFile(file, (await readFile(file, 'utf8')) + `\nEdited on night ${round}.\n`);
+  }
+  for (let i = 0; i < 2; i++) await rm(path.join(folder, `bulk-${100 + round * 10 + i}.md`));
+  await buildSite({ contentDir: fixture.contentDir, outDir: dist, now: NOW });
+}
+
+describe('felt deploy in link order', () => {
+  it('a first deploy into an empty bucket puts the whole site up', async () => {
+    // A site that does not exist yet cannot be whole before it is all there: a new category page and
+    // its new articles link to each other. Its states are not checked; every later deploy's are.
+    const first = await deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), reporter: quiet() });
+    expect(first.cycles.length).toBeGreaterThan(0);
+    expect(linkProblems(bucketFiles(), SITE_URL)).toEqual([]);
+  }, 120_000);
+
+  it('the nightly deploy (new, edited and deleted articles, --delete): every state of the bucket is whole, and the bucket ends equal to dist/', async () => {
+    for (const round of [1, 2]) {
+      await nightly(round);
+      const watched = await watchEveryState(() => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }));
+      expect(watched.snapshots).toBeGreaterThan(20);
+      expect(watched.firstBroken, `night ${round}`).toBeUndefined();
+      const local = await siteFilesOf(dist);
+      const stored = bucketFiles();
+      expect([...stored.keys()].sort()).toEqual([...local.keys()].sort());
+      for (const [name, bytes] of local) expect(stored.get(name)!.equals(bytes), name).toBe(true);
+    }
+  }, 180_000);
+
+  it('a deploy killed with SIGKILL midway leaves a whole bucket, and a rerun finishes it', async () => {
+    await ensureCompiled();
+    await nightly(3);
+    const env = cleanEnv({});
+    let killed = false;
+    let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
+    let changes = 0;
+    // Killed after a few objects changed: somewhere among the uploads, in link order.
+    const watched = await watchEveryState(async () => {
+      const previous = gcs.afterChange!;
+      gcs.afterChange = (bucket) => {
+        previous(bucket);
+        if (++changes === 12 && child) {
+          killed = child.kill('SIGKILL');
+        }
+      };
+      const run = await runFelt(['deploy', '--content', fixture.contentDir, '--dist', dist, '--bucket', BUCKET, '--storage', 'gcs', '--delete'], {
+        env: { ...env, STORAGE_EMULATOR_HOST: gcs.url },
+        timeoutMs: 120_000,
+        onSpawn: (spawned) => (child = spawned),
+      });
+      expect(run.signal).toBe('SIGKILL');
+    });
+    expect(killed).toBe(true);
+    expect(watched.firstBroken).toBeUndefined();
+    const rerun = await watchEveryState(() => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }));
+    expect(rerun.firstBroken).toBeUndefined();
+    const local = await siteFilesOf(dist);
+    expect([...bucketFiles().keys()].sort()).toEqual([...local.keys()].sort());
+  }, 180_000);
+});
