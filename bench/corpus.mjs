@@ -20,9 +20,11 @@ function random(seed) {
   };
 }
 
-const WORDS = ('bankroll variance odds edge stake market value line closing position pot equity range bluff fold call raise river turn flop ' +
+const WORDS = (
+  'bankroll variance odds edge stake market value line closing position pot equity range bluff fold call raise river turn flop ' +
   'tournament cash table limit session record discipline tilt expectation probability handicap spread total parlay hedge exchange margin ' +
-  'bookmaker player dealer house rule strategy season trend data model risk reward patience study review habit focus decision').split(' ');
+  'bookmaker player dealer house rule strategy season trend data model risk reward patience study review habit focus decision'
+).split(' ');
 
 function sentence(rand, min = 8, max = 18) {
   const n = min + Math.floor(rand() * (max - min));

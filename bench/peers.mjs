@@ -46,11 +46,24 @@ export async function writeHugoSite(contentDir, dir) {
   await rm(dir, { recursive: true, force: true });
   await mkdir(path.join(dir, 'content', 'articles'), { recursive: true });
   await mkdir(path.join(dir, 'layouts', '_default'), { recursive: true });
-  await writeFile(path.join(dir, 'config.toml'), 'baseURL = "https://bench.example/"\ntitle = "Bench"\ndisableKinds = ["RSS"]\n[pagination]\npagerSize = 16\n[taxonomies]\ncategory = "categories"\n');
-  const shell = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body><header><a href="/">Bench</a></header><main>${body}</main><footer>© Bench</footer></body></html>`;
-  await writeFile(path.join(dir, 'layouts', '_default', 'single.html'), shell('<article><h1>{{ .Title }}</h1><p>{{ .Date.Format "January 2, 2006" }} · {{ .ReadingTime }} min</p>{{ .Content }}</article>'));
-  await writeFile(path.join(dir, 'layouts', '_default', 'list.html'), shell('<h1>{{ .Title }}</h1><ul>{{ range .Paginator.Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>'));
-  await writeFile(path.join(dir, 'layouts', 'index.html'), shell('<ul>{{ range first 16 (where .Site.RegularPages "Section" "articles") }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>'));
+  await writeFile(
+    path.join(dir, 'config.toml'),
+    'baseURL = "https://bench.example/"\ntitle = "Bench"\ndisableKinds = ["RSS"]\n[pagination]\npagerSize = 16\n[taxonomies]\ncategory = "categories"\n',
+  );
+  const shell = (body) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body><header><a href="/">Bench</a></header><main>${body}</main><footer>© Bench</footer></body></html>`;
+  await writeFile(
+    path.join(dir, 'layouts', '_default', 'single.html'),
+    shell('<article><h1>{{ .Title }}</h1><p>{{ .Date.Format "January 2, 2006" }} · {{ .ReadingTime }} min</p>{{ .Content }}</article>'),
+  );
+  await writeFile(
+    path.join(dir, 'layouts', '_default', 'list.html'),
+    shell('<h1>{{ .Title }}</h1><ul>{{ range .Paginator.Pages }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>'),
+  );
+  await writeFile(
+    path.join(dir, 'layouts', 'index.html'),
+    shell('<ul>{{ range first 16 (where .Site.RegularPages "Section" "articles") }}<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>'),
+  );
   for await (const { name, text } of peerArticles(contentDir)) await writeFile(path.join(dir, 'content', 'articles', name), text);
 }
 
@@ -58,15 +71,28 @@ export async function writeEleventySite(contentDir, dir) {
   await rm(dir, { recursive: true, force: true });
   await mkdir(path.join(dir, 'src', 'articles'), { recursive: true });
   await mkdir(path.join(dir, 'src', '_includes'), { recursive: true });
-  await writeFile(path.join(dir, 'eleventy.config.cjs'), `module.exports = function (config) {
+  await writeFile(
+    path.join(dir, 'eleventy.config.cjs'),
+    `module.exports = function (config) {
   config.addCollection('articles', (api) => api.getFilteredByGlob('src/articles/*.md').sort((a, b) => b.date - a.date));
   return { dir: { input: 'src' } };
-};\n`);
-  const shell = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title></head><body><header><a href="/">Bench</a></header><main>${body}</main><footer>© Bench</footer></body></html>`;
-  await writeFile(path.join(dir, 'src', '_includes', 'article.njk'), shell('<article><h1>{{ title }}</h1><p>{{ page.date.toDateString() }}</p>{{ content | safe }}</article>'));
+};\n`,
+  );
+  const shell = (body) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title></head><body><header><a href="/">Bench</a></header><main>${body}</main><footer>© Bench</footer></body></html>`;
+  await writeFile(
+    path.join(dir, 'src', '_includes', 'article.njk'),
+    shell('<article><h1>{{ title }}</h1><p>{{ page.date.toDateString() }}</p>{{ content | safe }}</article>'),
+  );
   await writeFile(path.join(dir, 'src', 'articles', 'articles.json'), JSON.stringify({ layout: 'article.njk', permalink: '/articles/{{ slug }}/' }));
-  await writeFile(path.join(dir, 'src', 'index.njk'), `---\npagination:\n  data: collections.articles\n  size: 16\n  alias: items\npermalink: "/{% if pagination.pageNumber > 0 %}page/{{ pagination.pageNumber + 1 }}/{% endif %}"\n---\n${shell('<ul>{% for item in items %}<li><a href="{{ item.url }}">{{ item.data.title }}</a></li>{% endfor %}</ul>')}`);
-  await writeFile(path.join(dir, 'src', 'categories.njk'), `---\npagination:\n  data: collections\n  size: 1\n  alias: category\n  filter: ["all", "articles"]\npermalink: "/categories/{{ category | slugify }}/"\n---\n${shell('<h1>{{ category }}</h1><ul>{% for item in collections[category] | reverse %}<li><a href="{{ item.url }}">{{ item.data.title }}</a></li>{% endfor %}</ul>')}`);
+  await writeFile(
+    path.join(dir, 'src', 'index.njk'),
+    `---\npagination:\n  data: collections.articles\n  size: 16\n  alias: items\npermalink: "/{% if pagination.pageNumber > 0 %}page/{{ pagination.pageNumber + 1 }}/{% endif %}"\n---\n${shell('<ul>{% for item in items %}<li><a href="{{ item.url }}">{{ item.data.title }}</a></li>{% endfor %}</ul>')}`,
+  );
+  await writeFile(
+    path.join(dir, 'src', 'categories.njk'),
+    `---\npagination:\n  data: collections\n  size: 1\n  alias: category\n  filter: ["all", "articles"]\npermalink: "/categories/{{ category | slugify }}/"\n---\n${shell('<h1>{{ category }}</h1><ul>{% for item in collections[category] | reverse %}<li><a href="{{ item.url }}">{{ item.data.title }}</a></li>{% endfor %}</ul>')}`,
+  );
   for await (const { name, text } of peerArticles(contentDir)) {
     const tagged = text.replace(/\ncategories: \["(\w+)"\]\n/, '\ntags: ["$1"]\n');
     await writeFile(path.join(dir, 'src', 'articles', name), tagged);

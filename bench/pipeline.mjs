@@ -12,7 +12,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = mkdtempSync(path.join(os.tmpdir(), 'felt-bench-'));
 const outfile = path.join(root, 'lib', `bench-pipeline-${path.basename(out)}.mjs`);
-await build({ absWorkingDir: root, entryPoints: ['bench/pipeline/bench.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning' });
+await build({
+  absWorkingDir: root,
+  entryPoints: ['bench/pipeline/bench.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+});
 try {
   const { runPipelineBench } = await import(pathToFileURL(outfile).href);
   const figures = await runPipelineBench({ json: process.argv.includes('--json') });

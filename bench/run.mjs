@@ -18,7 +18,9 @@ import { articlePageWeight, searchQueryCost } from './weights.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FELT = path.join(ROOT, 'bin', 'felt.js');
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, runs: { type: 'string', default: '1' }, peers: { type: 'boolean' }, work: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '1000,10000' }, runs: { type: 'string', default: '1' }, peers: { type: 'boolean' }, work: { type: 'string' } },
+});
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
 const work = values.work ?? path.join(os.tmpdir(), 'felt-bench');
@@ -26,7 +28,11 @@ const work = values.work ?? path.join(os.tmpdir(), 'felt-bench');
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (whole process, all threads). */
 function measure(command, args, cwd) {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
@@ -55,10 +61,18 @@ async function benchSize(n, peers) {
   if (peers.eleventy) await writeEleventySite(content, path.join(dir, 'eleventy'));
 
   const tools = {
-    felt: { run: () => measure(process.execPath, [FELT, 'build', '--content', content, '--out', path.join(dir, 'felt', 'dist'), '--no-incremental'], dir), out: path.join(dir, 'felt', 'dist') },
+    felt: {
+      run: () => measure(process.execPath, [FELT, 'build', '--content', content, '--out', path.join(dir, 'felt', 'dist'), '--no-incremental'], dir),
+      out: path.join(dir, 'felt', 'dist'),
+    },
   };
-  if (peers.hugo) tools.hugo = { run: () => measure('hugo', ['--quiet', '--destination', 'public'], path.join(dir, 'hugo')), out: path.join(dir, 'hugo', 'public') };
-  if (peers.eleventy) tools.eleventy = { run: () => measure(process.execPath, [peers.eleventy, '--quiet', '--output=_site'], path.join(dir, 'eleventy')), out: path.join(dir, 'eleventy', '_site') };
+  if (peers.hugo)
+    tools.hugo = { run: () => measure('hugo', ['--quiet', '--destination', 'public'], path.join(dir, 'hugo')), out: path.join(dir, 'hugo', 'public') };
+  if (peers.eleventy)
+    tools.eleventy = {
+      run: () => measure(process.execPath, [peers.eleventy, '--quiet', '--output=_site'], path.join(dir, 'eleventy')),
+      out: path.join(dir, 'eleventy', '_site'),
+    };
 
   const results = Object.fromEntries(Object.keys(tools).map((t) => [t, []]));
   const rebuilds = [];
@@ -83,7 +97,11 @@ async function benchSize(n, peers) {
   }
   const rows = {};
   for (const [name, tool] of Object.entries(tools)) {
-    rows[name] = { seconds: median(results[name].map((r) => r.seconds)), peakMB: median(results[name].map((r) => r.peakMB)), pages: await countHtml(tool.out).catch(() => 0) };
+    rows[name] = {
+      seconds: median(results[name].map((r) => r.seconds)),
+      peakMB: median(results[name].map((r) => r.peakMB)),
+      pages: await countHtml(tool.out).catch(() => 0),
+    };
   }
   rows.feltRebuild = { seconds: median(rebuilds.map((r) => r.seconds)), peakMB: median(rebuilds.map((r) => r.peakMB)) };
   const weight = await articlePageWeight(tools.felt.out);
@@ -98,18 +116,25 @@ for (const n of sizes) {
   all.push(await benchSize(n, usePeers));
 }
 
-console.log(`\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)\n`);
+console.log(
+  `\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)\n`,
+);
 console.log('| articles | tool | wall (s) | peak memory (MB) | pages | felt / tool (wall) | felt / tool (memory) |');
 console.log('|---:|---|---:|---:|---:|---:|---:|');
 for (const { n, rows } of all) {
   for (const [name, row] of Object.entries(rows)) {
     if (name === 'feltRebuild') continue;
     const ratio = name === 'felt' ? '' : `${fmt(rows.felt.seconds / row.seconds, 2)} | ${fmt(rows.felt.peakMB / row.peakMB, 2)}`;
-    console.log(`| ${n.toLocaleString('en')} | ${name} | ${fmt(row.seconds)} | ${fmt(row.peakMB, 0)} | ${row.pages.toLocaleString('en')} | ${ratio || '– | –'} |`);
+    console.log(
+      `| ${n.toLocaleString('en')} | ${name} | ${fmt(row.seconds)} | ${fmt(row.peakMB, 0)} | ${row.pages.toLocaleString('en')} | ${ratio || '– | –'} |`,
+    );
   }
   const hugo = rows.hugo ? ` (${fmt(rows.feltRebuild.seconds / rows.hugo.seconds, 2)} × Hugo's cold build)` : '';
-  console.log(`| ${n.toLocaleString('en')} | felt, rebuild after +20 | ${fmt(rows.feltRebuild.seconds, 2)} | ${fmt(rows.feltRebuild.peakMB, 0)} | | ${hugo || '–'} | |`);
+  console.log(
+    `| ${n.toLocaleString('en')} | felt, rebuild after +20 | ${fmt(rows.feltRebuild.seconds, 2)} | ${fmt(rows.feltRebuild.peakMB, 0)} | | ${hugo || '–'} | |`,
+  );
 }
 console.log('\n| articles | article page before interaction (gzip) | search query, worst (gzip) | sitemap files |');
 console.log('|---:|---:|---:|---:|');
-for (const { n, weight, search, sitemapFiles } of all) console.log(`| ${n.toLocaleString('en')} | ${fmt(weight / 1024)} KB | ${fmt(search / 1024)} KB | ${sitemapFiles} |`);
+for (const { n, weight, search, sitemapFiles } of all)
+  console.log(`| ${n.toLocaleString('en')} | ${fmt(weight / 1024)} KB | ${fmt(search / 1024)} KB | ${sitemapFiles} |`);

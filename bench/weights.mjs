@@ -42,7 +42,14 @@ const QUERIES = ['bankroll', 'odds edge', 'poker', 'the', 'value line', 'zzqx', 
 /** Runs queries through site/client/search/engine.ts against the built files, counting gzip bytes fetched. */
 export async function searchQueryCost(outDir) {
   const bundle = path.join(os.tmpdir(), `felt-search-engine-${process.pid}.mjs`);
-  await build({ entryPoints: [path.join(ROOT, 'site/client/search/engine.ts')], bundle: true, format: 'esm', platform: 'node', outfile: bundle, logLevel: 'silent' });
+  await build({
+    entryPoints: [path.join(ROOT, 'site/client/search/engine.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: bundle,
+    logLevel: 'silent',
+  });
   const { SearchEngine } = await import(pathToFileURL(bundle).href);
   await rm(bundle, { force: true });
   let worst = 0;

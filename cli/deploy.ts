@@ -113,10 +113,25 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const compress = options.gzip !== false && storage.kind === 'gcs';
   const exists = await bucket.exists();
   const remote = new Map<string, ObjectInfo>(exists ? (await bucket.list('')).map((o) => [o.name, o]) : []);
-  const result: DeployResult = { bucket: bucket.location, upload: [], gzipped: [], patch: [], unchanged: 0, remove: [], stale: [], failed: [], cycles: [], dryRun: Boolean(options.dryRun) };
+  const result: DeployResult = {
+    bucket: bucket.location,
+    upload: [],
+    gzipped: [],
+    patch: [],
+    unchanged: 0,
+    remove: [],
+    stale: [],
+    failed: [],
+    cycles: [],
+    dryRun: Boolean(options.dryRun),
+  };
   const local = new Map<string, LocalFile>();
   for (const { name, file, size } of files) {
-    const entry: LocalFile = { file, md5: md5Base64(await readFile(file)), ...(compress && isCompressible(contentTypeFor(name), size) ? { encoding: 'gzip' as const } : {}) };
+    const entry: LocalFile = {
+      file,
+      md5: md5Base64(await readFile(file)),
+      ...(compress && isCompressible(contentTypeFor(name), size) ? { encoding: 'gzip' as const } : {}),
+    };
     local.set(name, entry);
     const current = remote.get(name);
     if (!current || !sameContent(current, entry)) {
@@ -135,8 +150,11 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       result.website = { from: {}, to, error: error instanceof Error ? error.message : String(error) };
     }
   }
-  if (result.website && !result.website.error) reporter.print(`website pages: ${describePages(result.website.to)} (now: ${describePages(result.website.from)})`);
-  reporter.print(`plan: ${result.upload.length} to upload${result.gzipped.length ? ` (${result.gzipped.length} gzip-encoded)` : ''}, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`);
+  if (result.website && !result.website.error)
+    reporter.print(`website pages: ${describePages(result.website.to)} (now: ${describePages(result.website.from)})`);
+  reporter.print(
+    `plan: ${result.upload.length} to upload${result.gzipped.length ? ` (${result.gzipped.length} gzip-encoded)` : ''}, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`,
+  );
   if (options.dryRun) return result;
   if (!exists) await bucket.create();
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
@@ -144,7 +162,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const order = await uploadOrder(result.upload, local, remote, project.settings.url);
   result.cycles = order.cycles;
   // In a first deploy every new category page and its new articles link to each other: nothing to say then.
-  if (order.cycles.length && remote.size) reporter.note(`note: ${order.cycles.length} new ${order.cycles.length === 1 ? 'page links' : 'pages link'} in a circle (e.g. ${order.cycles[0]!.join(' ↔ ')}): one of each pair goes up before the other exists`);
+  if (order.cycles.length && remote.size)
+    reporter.note(
+      `note: ${order.cycles.length} new ${order.cycles.length === 1 ? 'page links' : 'pages link'} in a circle (e.g. ${order.cycles[0]!.join(' ↔ ')}): one of each pair goes up before the other exists`,
+    );
   const attempt = (name: string, verb: string, work: () => Promise<unknown>) =>
     limit(async () => {
       try {
@@ -187,7 +208,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   };
   await Promise.all([
     ...result.upload.map(upload),
-    ...result.patch.map((name) => attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlOf(name) }))),
+    ...result.patch.map((name) =>
+      attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlOf(name) })),
+    ),
   ]);
   // After the uploads, so the pages they name are there.
   if (result.website && !result.website.error) {
@@ -214,7 +237,11 @@ async function uploadOrder(uploads: string[], local: Map<string, LocalFile>, rem
   const has = (name: string) => local.has(name);
   const texts = new Map<string, string>();
   for (const name of uploads) if (/\.(?:html|json|xml|js|mjs|css|webmanifest|txt)$/.test(name)) texts.set(name, await readFile(local.get(name)!.file, 'utf8'));
-  return uploadDependencies(uploads, (name) => !remote.has(name), (name) => (texts.has(name) ? referencesOf(name, texts.get(name)!, siteUrl, has, local.keys()) : new Set()));
+  return uploadDependencies(
+    uploads,
+    (name) => !remote.has(name),
+    (name) => (texts.has(name) ? referencesOf(name, texts.get(name)!, siteUrl, has, local.keys()) : new Set()),
+  );
 }
 
 async function walk(dir: string, prefix = ''): Promise<{ name: string; file: string; size: number }[]> {

@@ -69,10 +69,18 @@ export function referencesOf(name: string, text: string, siteUrl: string, has: (
  * link to each other) cannot be ordered; its closing edge is dropped and
  * reported, so the deploy never waits forever.
  */
-export function uploadDependencies(uploads: string[], isNew: (name: string) => boolean, references: (name: string) => Set<string>): { waitsFor: Map<string, string[]>; cycles: [string, string][] } {
+export function uploadDependencies(
+  uploads: string[],
+  isNew: (name: string) => boolean,
+  references: (name: string) => Set<string>,
+): { waitsFor: Map<string, string[]>; cycles: [string, string][] } {
   const pending = new Set(uploads);
   const edges = new Map<string, string[]>();
-  for (const name of uploads) edges.set(name, [...references(name)].filter((target) => pending.has(target) && isNew(target)));
+  for (const name of uploads)
+    edges.set(
+      name,
+      [...references(name)].filter((target) => pending.has(target) && isNew(target)),
+    );
   const waitsFor = new Map<string, string[]>();
   const cycles: [string, string][] = [];
   const state = new Map<string, 'visiting' | 'done'>();

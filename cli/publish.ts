@@ -55,11 +55,16 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const result: PublishResult = { source: dev.location, target: prod.location, plan, written: false, copied: [], failed: [] };
   const todo = plan.filter((i) => i.state !== 'unchanged');
   for (const item of todo) reporter.print(`${item.state.padEnd(9)} ${item.name}`);
-  reporter.print(`plan: ${plan.filter((i) => i.state === 'new').length} new, ${plan.filter((i) => i.state === 'changed').length} changed, ${plan.length - todo.length} unchanged (${dev.location} → ${prod.location})`);
+  reporter.print(
+    `plan: ${plan.filter((i) => i.state === 'new').length} new, ${plan.filter((i) => i.state === 'changed').length} changed, ${plan.length - todo.length} unchanged (${dev.location} → ${prod.location})`,
+  );
   if (!todo.length || options.dryRun) return result;
   if (!options.yes) {
     const question = `Write ${plural(todo.length, 'article')} to production ${prod.location}? [y/N] `;
-    if (!options.confirm) throw new FeltError('CONFIRMATION_REQUIRED', `production not written: ${plural(todo.length, 'article')} would change`, { hint: 'check the plan above and rerun with --yes' });
+    if (!options.confirm)
+      throw new FeltError('CONFIRMATION_REQUIRED', `production not written: ${plural(todo.length, 'article')} would change`, {
+        hint: 'check the plan above and rerun with --yes',
+      });
     if (!(await options.confirm(question))) throw new FeltError('NOT_CONFIRMED', 'production not written: not confirmed');
   }
   if (!(await prod.exists())) await prod.create();
@@ -74,7 +79,11 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
           result.copied.push(item.name);
           progress.tick(`copied ${item.name}`);
         } catch (error) {
-          const reason = isPreconditionFailed(error) ? 'changed in production since the plan was made; run publish again' : error instanceof Error ? error.message : String(error);
+          const reason = isPreconditionFailed(error)
+            ? 'changed in production since the plan was made; run publish again'
+            : error instanceof Error
+              ? error.message
+              : String(error);
           result.failed.push({ name: item.name, reason });
           progress.tick(`failed ${item.name}: ${reason}`);
         }
@@ -87,7 +96,10 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
 }
 
 async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly string[], slugs: string[] | undefined): Promise<PublishItem[]> {
-  if (!(await dev.exists())) throw new FeltError('BUCKET_MISSING', `the dev bucket ${dev.location} does not exist`, { hint: 'generate articles first (felt generate), or check --storage' });
+  if (!(await dev.exists()))
+    throw new FeltError('BUCKET_MISSING', `the dev bucket ${dev.location} does not exist`, {
+      hint: 'generate articles first (felt generate), or check --storage',
+    });
   const prodExists = await prod.exists();
   const plan: PublishItem[] = [];
   const found = new Set<string>();
@@ -107,4 +119,3 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly stri
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });
   return plan;
 }
-

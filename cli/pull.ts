@@ -42,7 +42,8 @@ export interface PullResult {
 export function checkLocales(values: string[] | undefined): readonly ContentLocale[] {
   if (!values?.length) return CONTENT_LOCALES;
   for (const value of values) {
-    if (!(CONTENT_LOCALES as readonly string[]).includes(value)) throw new FeltError('BAD_OPTION', `--locale must be one of ${CONTENT_LOCALES.join(', ')}, not "${value}"`);
+    if (!(CONTENT_LOCALES as readonly string[]).includes(value))
+      throw new FeltError('BAD_OPTION', `--locale must be one of ${CONTENT_LOCALES.join(', ')}, not "${value}"`);
   }
   return values as ContentLocale[];
 }
@@ -52,7 +53,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const locales = checkLocales(options.locales);
   const project = await loadProject(options.contentDir);
   const bucket = openStorage(project, options.storage).bucket(bucketName(project.settings.storage.prefix, options.env ?? 'prod'));
-  if (!(await bucket.exists())) throw new FeltError('BUCKET_MISSING', `${bucket.location} does not exist`, { hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev' });
+  if (!(await bucket.exists()))
+    throw new FeltError('BUCKET_MISSING', `${bucket.location} does not exist`, {
+      hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev',
+    });
   const result: PullResult = { bucket: bucket.location, download: [], unchanged: 0, remove: [], extra: [], failed: [], dryRun: Boolean(options.dryRun) };
   const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
   for (const locale of locales) {
@@ -72,7 +76,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     for (const slug of local.keys()) if (!remote.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
   }
   result.download = jobs.map((j) => j.name);
-  reporter.print(`plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''} from ${bucket.location}`);
+  reporter.print(
+    `plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''} from ${bucket.location}`,
+  );
   if (options.dryRun) {
     for (const name of result.download) reporter.print(`download ${name}`);
     for (const file of result.remove) reporter.print(`delete   ${file}`);

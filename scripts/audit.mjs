@@ -23,7 +23,19 @@ const fromTools = {
     build.onResolve({ filter: /^(lighthouse|chrome-launcher)$/ }, (args) => ({ path: tools.resolve(args.path), external: true }));
   },
 };
-await build({ absWorkingDir: root, entryPoints: ['scripts/audit/run.ts'], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', jsx: 'automatic', logLevel: 'warning', plugins: [fromTools] });
+await build({
+  absWorkingDir: root,
+  entryPoints: ['scripts/audit/run.ts'],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  jsx: 'automatic',
+  logLevel: 'warning',
+  plugins: [fromTools],
+});
 try {
   const { runAudit, auditTable, auditDetails } = await import(pathToFileURL(outfile).href);
   const results = await runAudit(json ? undefined : (line) => process.stderr.write(`${line}\n`), only);

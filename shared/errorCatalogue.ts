@@ -58,15 +58,27 @@ const entries = {
   // Storage
   BUCKET_MISSING: { title: 'The bucket does not exist', hint: 'check --storage and storage.prefix in content/site.json' },
   NOT_IN_DEV: { title: 'Not in the dev bucket', hint: 'check the slugs and --locale' },
-  STORAGE_DENIED: { title: 'Storage refused the credentials', hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions' },
+  STORAGE_DENIED: {
+    title: 'Storage refused the credentials',
+    hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions',
+  },
   STORAGE_FAILED: { title: 'A storage call failed', hint: 'check the network and STORAGE_EMULATOR_HOST or the storage endpoint' },
   STORAGE_BAD_BUCKET: { title: 'Not a valid bucket name', hint: 'use lowercase letters, digits, dots, hyphens and underscores' },
-  STORAGE_BAD_NAME: { title: 'Not an object name the bucket accepts', hint: 'object names are paths inside the bucket: no "..", no leading "/", no backslashes' },
-  STORAGE_PRECONDITION_FAILED: { title: 'An object changed since it was read', hint: 'someone else wrote it meanwhile; run the command again to see the new plan' },
+  STORAGE_BAD_NAME: {
+    title: 'Not an object name the bucket accepts',
+    hint: 'object names are paths inside the bucket: no "..", no leading "/", no backslashes',
+  },
+  STORAGE_PRECONDITION_FAILED: {
+    title: 'An object changed since it was read',
+    hint: 'someone else wrote it meanwhile; run the command again to see the new plan',
+  },
   STORAGE_NOT_FOUND: { title: 'No such object', hint: 'check the name, the bucket and --storage' },
 
   // The LLM
-  LLM_NOT_CONFIGURED: { title: 'No API key for the LLM', hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run' },
+  LLM_NOT_CONFIGURED: {
+    title: 'No API key for the LLM',
+    hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run',
+  },
   LLM_DENIED: { title: 'The LLM endpoint refused the API key', hint: 'check OPENAI_API_KEY' },
   LLM_NOT_FOUND: { title: 'The LLM endpoint has no such model or path', hint: 'check --model and OPENAI_BASE_URL (it usually ends in /v1)' },
   LLM_FAILED: { title: 'An LLM call failed', hint: 'check the network and OPENAI_BASE_URL, then run the command again' },

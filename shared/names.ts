@@ -6,13 +6,15 @@
 
 /** Splits any of camelCase, kebab-case, snake_case or spaced text into words. */
 function words(text: string): string[] {
-  return text
-    .normalize('NFKC')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // "XMLHttp" → "XML Http", but a plural acronym ("NFTs") stays one word.
-    .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  return (
+    text
+      .normalize('NFKC')
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      // "XMLHttp" → "XML Http", but a plural acronym ("NFTs") stays one word.
+      .replace(/([A-Z]+)([A-Z][a-z]{2,})/g, '$1 $2')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+  );
 }
 
 /** "Betting Strategies" → "bettingStrategies"; "game-rules" → "gameRules". */

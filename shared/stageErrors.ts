@@ -48,7 +48,12 @@ export function environmentError(error: unknown, stage?: Stage): FeltError | und
   const failure = code ? SYSTEM_FAILURES[code] : undefined;
   if (!failure || (failure.namedPathsOnly && !stage?.namedPaths)) return undefined;
   const hint = failure.code === 'DISK_FULL' ? undefined : stage?.pathHint;
-  return new FeltError(failure.code, errorCatalogue[failure.code].message(failure.says, stage?.name), { file: file ?? stage?.path, hint, stage: stage?.name, cause: error });
+  return new FeltError(failure.code, errorCatalogue[failure.code].message(failure.says, stage?.name), {
+    file: file ?? stage?.path,
+    hint,
+    stage: stage?.name,
+    cause: error,
+  });
 }
 
 /** Runs one stage: what the machine refuses comes out as a FeltError naming the file and the stage. */

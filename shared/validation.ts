@@ -31,9 +31,7 @@ export const text = z
   .max(LIMITS.textChars, { error: `must be at most ${LIMITS.textChars.toLocaleString('en')} characters, the limit`, abort: true })
   .refine((value) => !UNPRINTABLE.test(value), 'must not contain control characters (NUL, CR, …) or broken Unicode');
 
-export const localized = z
-  .object({ en: text, tr: text.optional(), ru: text.optional(), ko: text.optional() })
-  .strict();
+export const localized = z.object({ en: text, tr: text.optional(), ru: text.optional(), ko: text.optional() }).strict();
 
 /** What a URL felt writes into pages may not hold: a URL parser drops spaces and controls around it, but pages get the text as written. */
 // eslint-disable-next-line no-control-regex -- control characters are what a URL may not hold
@@ -81,7 +79,11 @@ export type FieldPath = readonly PropertyKey[];
 export function formatIssues(error: z.ZodError): { field: string; message: string; path: FieldPath }[] {
   return error.issues.map((issue) => ({
     field: issue.path.map(String).join('.') || '(file)',
-    message: isMissing(issue) ? 'is required' : issue.code === 'invalid_type' ? `must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}` : issue.message,
+    message: isMissing(issue)
+      ? 'is required'
+      : issue.code === 'invalid_type'
+        ? `must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}`
+        : issue.message,
     path: issue.path,
   }));
 }

@@ -18,7 +18,17 @@ export function countWords(text: string): number {
   let unclosedUntil = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const letter = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xd800 && c <= 0xdfff) && !(c >= 0xfe00 && c <= 0xfe4f));
+    const letter =
+      (c >= 48 && c <= 57) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 97 && c <= 122) ||
+      (c >= 0xc0 &&
+        c !== 0xd7 &&
+        c !== 0xf7 &&
+        !(c >= 0x2000 && c <= 0x2bff) &&
+        !(c >= 0x3000 && c <= 0x303f) &&
+        !(c >= 0xd800 && c <= 0xdfff) &&
+        !(c >= 0xfe00 && c <= 0xfe4f));
     if (letter) {
       if (!inWord) words++;
       inWord = true;
@@ -55,4 +65,3 @@ function lineEnd(text: string, from: number): number {
   const end = text.indexOf('\n', from);
   return end < 0 ? text.length : end;
 }
-

@@ -19,10 +19,26 @@ export async function benchGenerate(count = 200, concurrency = 8, delayMs = 300)
   const fixture = await makeFixture();
   try {
     const started = performance.now();
-    const summary = (await generate({ contentDir: fixture.contentDir, locale: 'en_US', count, concurrency, date: '2026-06-01', llm: { baseURL: llm.url, apiKey: 'bench-key' }, reporter: silent() })) as RunSummary;
+    const summary = (await generate({
+      contentDir: fixture.contentDir,
+      locale: 'en_US',
+      count,
+      concurrency,
+      date: '2026-06-01',
+      llm: { baseURL: llm.url, apiKey: 'bench-key' },
+      reporter: silent(),
+    })) as RunSummary;
     const wall = (performance.now() - started) / 1000;
     const ideal = (count * delayMs) / 1000 / concurrency;
-    return { articles: summary.stored.length, failed: summary.failed.length, concurrency, answerMs: delayMs, wallSeconds: round(wall), idealSeconds: ideal, overheadPercent: round(((wall - ideal) / ideal) * 100) };
+    return {
+      articles: summary.stored.length,
+      failed: summary.failed.length,
+      concurrency,
+      answerMs: delayMs,
+      wallSeconds: round(wall),
+      idealSeconds: ideal,
+      overheadPercent: round(((wall - ideal) / ideal) * 100),
+    };
   } finally {
     await llm.close();
     await fixture.cleanup();
@@ -46,7 +62,14 @@ export async function benchPull(articles = 10_000) {
     const result = await pull({ contentDir: fixture.contentDir, storage: { storage: 'gcs', apiEndpoint: gcs.url }, reporter: silent() });
     const seconds = (performance.now() - started) / 1000;
     const downloads = gcs.count('object.download');
-    return { articles, unchanged: result.unchanged, downloaded: downloads, requests: gcs.log.length, listRequests: gcs.count('object.list'), seconds: round(seconds) };
+    return {
+      articles,
+      unchanged: result.unchanged,
+      downloaded: downloads,
+      requests: gcs.log.length,
+      listRequests: gcs.count('object.list'),
+      seconds: round(seconds),
+    };
   } finally {
     await gcs.close();
     await fixture.cleanup();
@@ -55,9 +78,15 @@ export async function benchPull(articles = 10_000) {
 
 export async function runPipelineBench(options: { json?: boolean } = {}) {
   const gen = await benchGenerate();
-  if (!options.json) console.log(`generate: ${gen.articles} articles at concurrency ${gen.concurrency}, answers after ${gen.answerMs} ms: ${gen.wallSeconds} s wall vs ${gen.idealSeconds} s ideal (+${gen.overheadPercent}%)`);
+  if (!options.json)
+    console.log(
+      `generate: ${gen.articles} articles at concurrency ${gen.concurrency}, answers after ${gen.answerMs} ms: ${gen.wallSeconds} s wall vs ${gen.idealSeconds} s ideal (+${gen.overheadPercent}%)`,
+    );
   const pulled = await benchPull();
-  if (!options.json) console.log(`pull: ${pulled.articles} articles, nothing changed: ${pulled.requests} requests (${pulled.listRequests} list pages, ${pulled.downloaded} downloads), ${pulled.seconds} s`);
+  if (!options.json)
+    console.log(
+      `pull: ${pulled.articles} articles, nothing changed: ${pulled.requests} requests (${pulled.listRequests} list pages, ${pulled.downloaded} downloads), ${pulled.seconds} s`,
+    );
   return { generate: gen, pull: pulled };
 }
 

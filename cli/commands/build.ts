@@ -24,16 +24,19 @@ export function registerBuild(program: Command): void {
     .option('--content <dir>', 'content folder', 'content')
     .option('--out <dir>', 'output folder (replaced only when the build succeeds)', 'dist')
     .addOption(new Option('--locale <locale>', 'content locale to build').choices(CONTENT_LOCALES))
-    .addOption(new Option('--ui <ui>', 'display locale of the interface (default: the content locale\'s)').choices(UI_LOCALES))
+    .addOption(new Option('--ui <ui>', "display locale of the interface (default: the content locale's)").choices(UI_LOCALES))
     .option('--threads <n>', 'render threads (default: one per core)', (value) => Math.max(1, Number.parseInt(value, 10) || 1))
     .option('--no-incremental', 'render every page, ignoring the previous build and the article cache')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ felt build                          build the English site into dist/
   $ felt build --locale ru_RU           the Russian site, with a Russian interface
   $ felt build --locale en_US --ui ko   English articles, Korean interface
-  $ felt build --out /tmp/site --json   for scripts`)
+  $ felt build --out /tmp/site --json   for scripts`,
+    )
     .action(async (flags: BuildFlags) => {
       const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       try {
@@ -49,7 +52,10 @@ Examples:
         });
         progress.finish();
         if (flags.json) console.log(JSON.stringify(result));
-        else console.log(`Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`);
+        else
+          console.log(
+            `Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`,
+          );
       } finally {
         progress.finish();
       }
@@ -63,7 +69,10 @@ Examples:
  */
 export function buildTime(sourceDateEpoch: string | undefined): Date | undefined {
   if (sourceDateEpoch === undefined || sourceDateEpoch === '') return undefined;
-  if (!/^\d{1,12}$/.test(sourceDateEpoch)) throw new FeltError('BAD_OPTION', `SOURCE_DATE_EPOCH must be whole seconds since 1970, not "${sourceDateEpoch}"`, { hint: 'unset it, or set it to e.g. $(git log -1 --format=%ct)' });
+  if (!/^\d{1,12}$/.test(sourceDateEpoch))
+    throw new FeltError('BAD_OPTION', `SOURCE_DATE_EPOCH must be whole seconds since 1970, not "${sourceDateEpoch}"`, {
+      hint: 'unset it, or set it to e.g. $(git log -1 --format=%ct)',
+    });
   return new Date(Number(sourceDateEpoch) * 1000);
 }
 

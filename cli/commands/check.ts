@@ -31,7 +31,9 @@ export function registerCheck(program: Command): void {
       if (flags.json) console.log(JSON.stringify(report, null, 2));
       else printReport(report);
       if (!report.ok) {
-        throw new FeltError('CONTENT_INVALID', `${count(report.errors, 'error')} in content or UI strings`, { hint: 'fix the problems listed above and run `felt check` again' });
+        throw new FeltError('CONTENT_INVALID', `${count(report.errors, 'error')} in content or UI strings`, {
+          hint: 'fix the problems listed above and run `felt check` again',
+        });
       }
     });
   addExamples(command, [
@@ -66,7 +68,10 @@ function printReport(report: CheckReport): void {
   if (report.problems.length) console.log('');
   const summary = report.summary;
   const checked = summary
-    ? `${count(Object.values(summary.articles).reduce((a, b) => a + b, 0), 'article')} (${CONTENT_LOCALES.map((l) => `${l} ${summary.articles[l]}`).join(', ')}), ${count(summary.authors, 'author')}, ${count(summary.categories, 'category', 'categories')}, ${count(summary.uiStrings, 'UI string')} in 4 display locales`
+    ? `${count(
+        Object.values(summary.articles).reduce((a, b) => a + b, 0),
+        'article',
+      )} (${CONTENT_LOCALES.map((l) => `${l} ${summary.articles[l]}`).join(', ')}), ${count(summary.authors, 'author')}, ${count(summary.categories, 'category', 'categories')}, ${count(summary.uiStrings, 'UI string')} in 4 display locales`
     : 'content could not be loaded';
   const verdict = report.ok ? out.green('✓ no errors') : out.red(`✗ ${count(report.errors, 'error')}`);
   const warnings = report.warnings ? `, ${out.yellow(count(report.warnings, 'warning'))}` : '';

@@ -26,8 +26,21 @@ export function registerDeploy(program: Command): void {
     const reporter = reporterFor(flags);
     // Loaded on use: the storage clients take a while to load and `felt build` never needs them.
     const { deploy } = await import('../deploy.ts');
-    const result = await deploy({ contentDir: flags.content, distDir: flags.dist, bucket: flags.bucket, delete: flags.delete, dryRun: flags.dryRun, gzip: flags.gzip, website: flags.website, storage: storageChoice(flags), reporter });
-    if (!result.dryRun) reporter.print(`deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`);
+    const result = await deploy({
+      contentDir: flags.content,
+      distDir: flags.dist,
+      bucket: flags.bucket,
+      delete: flags.delete,
+      dryRun: flags.dryRun,
+      gzip: flags.gzip,
+      website: flags.website,
+      storage: storageChoice(flags),
+      reporter,
+    });
+    if (!result.dryRun)
+      reporter.print(
+        `deployed ${result.upload.length} uploaded, ${result.patch.length} patched, ${result.remove.length} deleted, ${result.unchanged} unchanged`,
+      );
     finish(reporter, result, result.failed, 'deploy');
   });
 }

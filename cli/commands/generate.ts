@@ -54,23 +54,49 @@ export function registerGenerate(program: Command): void {
     try {
       // Loaded on use: the LLM and storage clients are slow to load and other commands never need them.
       const [{ generate }, { collectBatches, submitBatch }] = await Promise.all([import('../generate/run.ts'), import('../generate/batch.ts')]);
-      const common = { contentDir: flags.content, storage: storageChoice(flags), reporter, attempts: flags.attempts, concurrency: flags.concurrency, signal: controller.signal, llm: { timeoutMs: flags.timeout * 1000 } };
+      const common = {
+        contentDir: flags.content,
+        storage: storageChoice(flags),
+        reporter,
+        attempts: flags.attempts,
+        concurrency: flags.concurrency,
+        signal: controller.signal,
+        llm: { timeoutMs: flags.timeout * 1000 },
+      };
       if (flags.collect) {
         const result = await collectBatches(common);
         const failures = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ name: `${b.batchId} slot ${f.slot + 1}`, reason: f.reason })));
         return finish(reporter, result, failures, 'collect');
       }
       if (!flags.locale || !flags.count) throw new FeltError('BAD_OPTION', 'felt generate needs --locale and --count (or --collect)');
-      const options: GenerateOptions = { ...common, locale: flags.locale, category: flags.category, subcategory: flags.subcategory, count: flags.count, model: flags.model, runId: flags.run, date: flags.date, dryRun: flags.dryRun };
+      const options: GenerateOptions = {
+        ...common,
+        locale: flags.locale,
+        category: flags.category,
+        subcategory: flags.subcategory,
+        count: flags.count,
+        model: flags.model,
+        runId: flags.run,
+        date: flags.date,
+        dryRun: flags.dryRun,
+      };
       if (flags.batch && !flags.dryRun) return finish(reporter, await submitBatch(options), [], 'batch');
       const result = await generate(options);
       if ('dryRun' in result) return reporter.json(result);
       report(result, reporter);
       if (result.interrupted) {
         reporter.json(result);
-        throw new FeltError('INTERRUPTED', `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`);
+        throw new FeltError(
+          'INTERRUPTED',
+          `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`,
+        );
       }
-      finish(reporter, result, result.failed.map((f) => ({ name: `slot ${f.slot + 1}`, reason: f.reason })), 'generate');
+      finish(
+        reporter,
+        result,
+        result.failed.map((f) => ({ name: `slot ${f.slot + 1}`, reason: f.reason })),
+        'generate',
+      );
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
@@ -79,5 +105,7 @@ export function registerGenerate(program: Command): void {
 
 function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
   const cost = result.usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${result.usage.costUsd.toFixed(4)}`;
-  reporter.print(`run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} failed, ${result.alreadyDone} done before; ${result.usage.requests} requests, ${result.usage.promptTokens} + ${result.usage.completionTokens} tokens, ${cost}`);
+  reporter.print(
+    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} failed, ${result.alreadyDone} done before; ${result.usage.requests} requests, ${result.usage.promptTokens} + ${result.usage.completionTokens} tokens, ${cost}`,
+  );
 }

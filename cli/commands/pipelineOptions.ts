@@ -33,7 +33,12 @@ export function reporterFor(flags: CommonFlags): Reporter {
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
-  return previous.concat(value.split(',').map((v) => v.trim()).filter(Boolean));
+  return previous.concat(
+    value
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  );
 }
 
 export function positiveInt(name: string) {

@@ -23,7 +23,17 @@ export function registerPublish(program: Command): void {
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
     const { publish } = await import('../publish.ts');
-    const result = await publish({ contentDir: flags.content, locales: flags.locale, slugs: flags.slug, all: flags.all, yes: flags.yes, dryRun: flags.dryRun, confirm: terminalConfirm(), storage: storageChoice(flags), reporter });
+    const result = await publish({
+      contentDir: flags.content,
+      locales: flags.locale,
+      slugs: flags.slug,
+      all: flags.all,
+      yes: flags.yes,
+      dryRun: flags.dryRun,
+      confirm: terminalConfirm(),
+      storage: storageChoice(flags),
+      reporter,
+    });
     if (result.written) reporter.print(`published ${result.copied.length} to ${result.target}`);
     finish(reporter, result, result.failed, 'publish');
   });

@@ -23,7 +23,15 @@ export function registerPull(program: Command): void {
     if (flags.env !== 'prod' && flags.env !== 'dev') throw new FeltError('BAD_OPTION', `--env must be prod or dev, not "${flags.env}"`);
     const reporter = reporterFor(flags);
     const { pull } = await import('../pull.ts');
-    const result = await pull({ contentDir: flags.content, env: flags.env, locales: flags.locale, delete: flags.delete, dryRun: flags.dryRun, storage: storageChoice(flags), reporter });
+    const result = await pull({
+      contentDir: flags.content,
+      env: flags.env,
+      locales: flags.locale,
+      delete: flags.delete,
+      dryRun: flags.dryRun,
+      storage: storageChoice(flags),
+      reporter,
+    });
     if (!result.dryRun) reporter.print(`pulled ${result.download.length}, deleted ${result.remove.length}, ${result.unchanged} unchanged`);
     finish(reporter, result, result.failed, 'pull');
   });

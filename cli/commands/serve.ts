@@ -19,11 +19,14 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--dir <dir>').hideHelp())
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--content <dir>', 'the content folder whose site.json lists the hosts of /__third-party-proxy', 'content')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ felt serve                                     http://127.0.0.1:8080
   $ felt serve --port 3000
-  $ felt serve --dist /tmp/site --port 0           another build, on any free port`)
+  $ felt serve --dist /tmp/site --port 0           another build, on any free port`,
+    )
     .action(async (flags: { dist: string; dir?: string; port: number; content: string }) => {
       const dir = flags.dir ?? flags.dist;
       const allow = await readProxyAllowlist(path.resolve(flags.content));

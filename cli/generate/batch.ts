@@ -52,7 +52,13 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
   const records = await readRecords(bucket);
   const batched = new Set(records.filter((r) => r.status === 'submitted' && r.request.runId === plan.runId).flatMap((r) => r.slots));
   const missing = plan.slots.filter((s) => !existing.done.has(s.index) && !batched.has(s.index));
-  const result: SubmitResult = { runId: plan.runId, batchId: null, slots: missing.map((s) => s.index), alreadyDone: existing.done.size, alreadyBatched: batched.size };
+  const result: SubmitResult = {
+    runId: plan.runId,
+    batchId: null,
+    slots: missing.map((s) => s.index),
+    alreadyDone: existing.done.size,
+    alreadyBatched: batched.size,
+  };
   if (!missing.length) {
     reporter.print(`run ${plan.runId}: nothing to submit (${existing.done.size} stored, ${batched.size} in a batch not yet collected)`);
     return result;
@@ -64,7 +70,9 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
   }
   const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
   const file = await llm.call(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
-  const batch = await llm.call(() => llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }));
+  const batch = await llm.call(() =>
+    llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }),
+  );
   const record: BatchRecord = {
     batchId: batch.id,
     inputFileId: file.id,
@@ -103,7 +111,9 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   const llm = new Llm({ ...llmEnv(), ...options.llm, model: record.model });
   const batch = await llm.call(() => llm.client.batches.retrieve(record.batchId));
   if (['validating', 'in_progress', 'finalizing', 'cancelling'].includes(batch.status)) {
-    reporter.print(`batch ${record.batchId}: ${batch.status.replace('_', ' ')} (${batch.request_counts?.completed ?? 0}/${batch.request_counts?.total ?? record.slots.length} done); collect again later`);
+    reporter.print(
+      `batch ${record.batchId}: ${batch.status.replace('_', ' ')} (${batch.request_counts?.completed ?? 0}/${batch.request_counts?.total ?? record.slots.length} done); collect again later`,
+    );
     return { batchId: record.batchId, status: batch.status };
   }
   if (batch.status !== 'completed') {
@@ -115,7 +125,13 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   if (batch.output_file_id) {
     const text = await (await llm.call(() => llm.client.files.content(batch.output_file_id!))).text();
     for (const line of text.split('\n').filter((l) => l.trim())) {
-      const entry = JSON.parse(line) as { custom_id: string; response?: { status_code: number; body: { choices?: { message?: { content?: string } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } } } };
+      const entry = JSON.parse(line) as {
+        custom_id: string;
+        response?: {
+          status_code: number;
+          body: { choices?: { message?: { content?: string } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
+        };
+      };
       const slot = Number(entry.custom_id.split(':')[1]);
       const content = entry.response?.status_code === 200 ? entry.response.body.choices?.[0]?.message?.content : undefined;
       if (content !== undefined) {
@@ -125,7 +141,10 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
     }
   }
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
-  const todo = record.slots.filter((s) => !existing.done.has(s)).map((s) => plan.slots[s]!).filter(Boolean);
+  const todo = record.slots
+    .filter((s) => !existing.done.has(s))
+    .map((s) => plan.slots[s]!)
+    .filter(Boolean);
   const progress = reporter.progress(`collect ${record.batchId}`, todo.length);
   const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
   const limit = workerPool(options);

@@ -38,7 +38,13 @@ export function checkAnswer(raw: string, slot: Slot, meta: ArticleMeta, rules: L
     return { ok: false, reason: 'the answer is not valid JSON; answer with one JSON object following the schema' };
   }
   const parsed = answerSchema.safeParse(data);
-  if (!parsed.success) return { ok: false, reason: formatIssues(parsed.error).map((i) => `${i.field} ${i.message}`).join('; ') };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: formatIssues(parsed.error)
+        .map((i) => `${i.field} ${i.message}`)
+        .join('; '),
+    };
   const answer = parsed.data;
   // The body is parsed once; the language, length and structure checks share the tree.
   const nodes = flatten(parser.parse(answer.body) as MdNode);
@@ -96,7 +102,8 @@ export function checkBody(nodes: MdNode[], body: string, rules: LocaleRules): st
   if (nodes.some((n) => n.type === 'heading' && n.depth === 1)) reasons.push('do not use a level-one "# " heading; the title is shown separately');
   if (nodes.some((n) => n.type === 'html')) reasons.push('raw HTML is not allowed; use Markdown only');
   if (nodes.some((n) => n.type === 'image' || n.type === 'imageReference')) reasons.push('images are not allowed');
-  if (nodes.some((n) => (n.type === 'link' || n.type === 'definition') && BAD_PROTOCOL.test(n.url ?? ''))) reasons.push('links must not use javascript:, vbscript:, data: or file: addresses');
+  if (nodes.some((n) => (n.type === 'link' || n.type === 'definition') && BAD_PROTOCOL.test(n.url ?? '')))
+    reasons.push('links must not use javascript:, vbscript:, data: or file: addresses');
   return reasons;
 }
 

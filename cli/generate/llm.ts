@@ -88,7 +88,9 @@ export class Llm {
 
   constructor(private readonly options: LlmOptions) {
     if (!options.apiKey) {
-      throw new FeltError('LLM_NOT_CONFIGURED', 'OPENAI_API_KEY is not set', { hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run' });
+      throw new FeltError('LLM_NOT_CONFIGURED', 'OPENAI_API_KEY is not set', {
+        hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run',
+      });
     }
     this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
   }

@@ -60,23 +60,34 @@ function resolveTargets(categories: CategoryNode[], categoryKey?: string, subcat
     });
     if (found.length === 0) {
       const known = chosen.flatMap((c) => c.children.map((s) => s.key));
-      throw new FeltError('BAD_OPTION', `--subcategory "${subcategoryKey}" is not a subcategory of ${categoryKey ? `"${categoryKey}"` : 'any category'}`, { hint: `use one of: ${[...new Set(known)].join(', ')}` });
+      throw new FeltError('BAD_OPTION', `--subcategory "${subcategoryKey}" is not a subcategory of ${categoryKey ? `"${categoryKey}"` : 'any category'}`, {
+        hint: `use one of: ${[...new Set(known)].join(', ')}`,
+      });
     }
     if (found.length > 1) {
-      throw new FeltError('BAD_OPTION', `--subcategory "${subcategoryKey}" exists in ${found.map((f) => f.category.key).join(', ')}`, { hint: 'add --category to say which one' });
+      throw new FeltError('BAD_OPTION', `--subcategory "${subcategoryKey}" exists in ${found.map((f) => f.category.key).join(', ')}`, {
+        hint: 'add --category to say which one',
+      });
     }
     return found;
   }
   return chosen.map((category) => {
     const other = category.children.find((c) => c.key === OTHER);
-    if (!other) throw new FeltError('CATEGORY_WITHOUT_OTHER', `category "${category.key}" has no "other" child`, { file: 'content/categories.json', field: `${category.key}.children` });
+    if (!other)
+      throw new FeltError('CATEGORY_WITHOUT_OTHER', `category "${category.key}" has no "other" child`, {
+        file: 'content/categories.json',
+        field: `${category.key}.children`,
+      });
     return { category, subcategory: other };
   });
 }
 
 function requireNode(nodes: CategoryNode[], wanted: string, what: string, all: CategoryNode[]): CategoryNode {
   const node = findNode(nodes, wanted);
-  if (!node) throw new FeltError('BAD_OPTION', `--${what} "${wanted}" is not a configured ${what}`, { hint: `use a key or slug from content/categories.json: ${all.map((c) => c.key).join(', ')}` });
+  if (!node)
+    throw new FeltError('BAD_OPTION', `--${what} "${wanted}" is not a configured ${what}`, {
+      hint: `use a key or slug from content/categories.json: ${all.map((c) => c.key).join(', ')}`,
+    });
   return node;
 }
 

@@ -53,7 +53,9 @@ export class PromptBook {
       categoryTitle: category.title.en,
       categoryDescription: category.description.en,
       subcategoryTitle: subcategory.title.en,
-      subsubcategoryHint: leaves.length ? `Choose subsubcategories among: ${leaves.join(', ')}.` : 'Name two to four specific topics of the article as subsubcategories.',
+      subsubcategoryHint: leaves.length
+        ? `Choose subsubcategories among: ${leaves.join(', ')}.`
+        : 'Name two to four specific topics of the article as subsubcategories.',
       categoryGuidance: (await this.read(`categories/${category.key}.md`, '')).trim() || '(none)',
       existingTitles: titles.length ? titles.map((t) => `- ${t}`).join('\n') : '- (none yet)',
     });

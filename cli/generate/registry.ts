@@ -24,7 +24,10 @@ export class Registry {
   }
 
   titlesIn(category: string): string[] {
-    return this.titles.filter((t) => t.category === category).map((t) => t.title).reverse();
+    return this.titles
+      .filter((t) => t.category === category)
+      .map((t) => t.title)
+      .reverse();
   }
 
   get size(): number {
@@ -33,7 +36,13 @@ export class Registry {
 }
 
 export function titleWords(title: string): Set<string> {
-  return new Set(title.toLocaleLowerCase().normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1));
+  return new Set(
+    title
+      .toLocaleLowerCase()
+      .normalize('NFKC')
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1),
+  );
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

@@ -70,7 +70,14 @@ export interface Prepared {
 export async function prepare(options: GenerateOptions): Promise<Prepared> {
   const locale = checkLocale(options.locale);
   const project = await loadProject(options.contentDir);
-  const plan = makePlan(project.categories, { locale, category: options.category, subcategory: options.subcategory, count: options.count, date: options.date ?? today(), runId: options.runId });
+  const plan = makePlan(project.categories, {
+    locale,
+    category: options.category,
+    subcategory: options.subcategory,
+    count: options.count,
+    date: options.date ?? today(),
+    runId: options.runId,
+  });
   const rules = await loadLocaleRules(locale);
   return { project, plan, rules, prompts: new PromptBook(options.promptsDir), model: options.model ?? project.settings.generation.model };
 }
@@ -90,9 +97,16 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   const bucket = await devBucket(project, options.storage);
   const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
-  reporter.note(`run ${plan.runId}: ${plural(plan.slots.length, 'article')} planned, ${existing.done.size} already in ${bucket.location}, ${missing.length} to write with ${prepared.model}`);
+  reporter.note(
+    `run ${plan.runId}: ${plural(plan.slots.length, 'article')} planned, ${existing.done.size} already in ${bucket.location}, ${missing.length} to write with ${prepared.model}`,
+  );
   const progress = reporter.progress('generate', missing.length);
-  const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model, onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`) });
+  const llm = new Llm({
+    ...llmEnv(),
+    ...options.llm,
+    model: prepared.model,
+    onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`),
+  });
   const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
   const limit = workerPool(options);
   const outcomes: Outcome[] = [];
@@ -137,7 +151,14 @@ export async function devBucket(project: Project, choice: StorageChoice | undefi
   return bucket;
 }
 
-export function workerContext(prepared: Prepared, existing: Existing, llm: Llm, bucket: Bucket, options: Pick<GenerateOptions, 'attempts' | 'signal'>, onReask: WorkerContext['onReask']): WorkerContext {
+export function workerContext(
+  prepared: Prepared,
+  existing: Existing,
+  llm: Llm,
+  bucket: Bucket,
+  options: Pick<GenerateOptions, 'attempts' | 'signal'>,
+  onReask: WorkerContext['onReask'],
+): WorkerContext {
   return {
     plan: prepared.plan,
     rules: prepared.rules,
@@ -175,7 +196,9 @@ async function dryRun(prepared: Prepared, options: GenerateOptions, reporter: Re
   const prompts = [];
   for (const slot of prepared.plan.slots) prompts.push({ slot: slot.index, messages: await slotMessages(slot, ctx) });
   const plan = prepared.plan.slots.map((s) => ({ slot: s.index, category: s.target.category.key, subcategory: s.target.subcategory.key }));
-  reporter.print(`run ${prepared.plan.runId}: ${plural(plan.length, 'article')} in ${prepared.plan.locale} with ${prepared.model} (dry run: nothing is called)`);
+  reporter.print(
+    `run ${prepared.plan.runId}: ${plural(plan.length, 'article')} in ${prepared.plan.locale} with ${prepared.model} (dry run: nothing is called)`,
+  );
   for (const { slot, messages } of prompts) {
     reporter.print(`\n=== slot ${slot + 1}: ${plan[slot]!.category} / ${plan[slot]!.subcategory}`);
     for (const m of messages) reporter.print(`--- ${m.role}\n${m.content.trim()}`);

@@ -33,7 +33,8 @@ export interface WorkerContext {
   onReask?: (slot: Slot, reason: string) => void;
 }
 
-export type Outcome = { slot: number; status: 'stored'; slug: string; object: string; attempts: number } | { slot: number; status: 'failed'; reason: string; attempts: number };
+export type Outcome =
+  { slot: number; status: 'stored'; slug: string; object: string; attempts: number } | { slot: number; status: 'failed'; reason: string; attempts: number };
 
 export async function slotMessages(slot: Slot, ctx: Pick<WorkerContext, 'plan' | 'rules' | 'registry' | 'prompts' | 'siteTitle'>): Promise<ChatMessage[]> {
   return ctx.prompts.messages(slot, {
@@ -67,7 +68,13 @@ export async function produce(slot: Slot, ctx: WorkerContext, firstAnswer?: stri
         await ctx.bucket.write(object, Buffer.from(result.file), {
           contentType: ARTICLE_CONTENT_TYPE,
           ifGenerationMatch: 0,
-          metadata: { [META.run]: ctx.plan.runId, [META.slot]: String(slot.index), [META.title]: result.answer.title, [META.category]: slot.target.category.key, [META.model]: ctx.llm.model },
+          metadata: {
+            [META.run]: ctx.plan.runId,
+            [META.slot]: String(slot.index),
+            [META.title]: result.answer.title,
+            [META.category]: slot.target.category.key,
+            [META.model]: ctx.llm.model,
+          },
         });
         return { slot: slot.index, status: 'stored', slug: result.answer.slug, object, attempts: attempt };
       } catch (error) {

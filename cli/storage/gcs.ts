@@ -39,7 +39,10 @@ export class GcsStorage implements Storage {
 class GcsBucket implements Bucket {
   readonly location: string;
 
-  constructor(private readonly storage: GcsStorage, readonly name: string) {
+  constructor(
+    private readonly storage: GcsStorage,
+    readonly name: string,
+  ) {
     this.location = `gs://${name}`;
   }
 
@@ -102,7 +105,12 @@ class GcsBucket implements Bucket {
         // Bytes compressed by the caller: GCS stores them as they are and serves
         // them with Content-Encoding: gzip (decompressed for clients that do not
         // accept gzip). The md5 validated is the compressed bytes', as GCS reports it.
-        metadata: { contentType: options.contentType, contentEncoding: options.contentEncoding, cacheControl: options.cacheControl, metadata: options.metadata ?? {} },
+        metadata: {
+          contentType: options.contentType,
+          contentEncoding: options.contentEncoding,
+          cacheControl: options.cacheControl,
+          metadata: options.metadata ?? {},
+        },
         preconditionOpts: options.ifGenerationMatch === undefined ? undefined : { ifGenerationMatch: options.ifGenerationMatch },
         validation: 'md5',
       }),
@@ -127,7 +135,9 @@ class GcsBucket implements Bucket {
   }
 
   async delete(name: string, options: { ifGenerationMatch?: string | number } = {}): Promise<void> {
-    await guard(`${this.location}/${name}`, () => this.file(name).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }));
+    await guard(`${this.location}/${name}`, () =>
+      this.file(name).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }),
+    );
   }
 }
 
@@ -155,7 +165,7 @@ async function guard<T>(where: string, work: () => Promise<T>): Promise<T> {
     const status = Number((error as { code?: unknown }).code);
     if (status === 404) throw notFound(where);
     if (status === 412) throw preconditionFailed(where);
-    const reason = redactSecrets(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+    const reason = redactSecrets(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
     if (status === 401 || status === 403) {
       throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { cause: error });
     }

@@ -29,7 +29,10 @@ export class LocalStorage implements Storage {
 
   async listBuckets(): Promise<string[]> {
     const entries = await readdir(this.root, { withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   }
 }
 
@@ -43,7 +46,13 @@ function checkBucketName(name: string): string {
 /** Object names become paths: refuse anything that could leave the bucket folder. */
 function checkObjectName(name: string): string {
   const parts = name.split('/');
-  if (!name || name.startsWith('/') || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith(TEMP_MARK))) {
+  if (
+    !name ||
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    name.includes('\0') ||
+    parts.some((p) => p === '' || p === '.' || p === '..' || p.startsWith(TEMP_MARK))
+  ) {
     throw new FeltError('STORAGE_BAD_NAME', `"${name}" is not an object name this bucket accepts`);
   }
   return name;
@@ -68,7 +77,10 @@ class LocalBucket implements Bucket {
   private readonly dir: string;
   private readonly metaDir: string;
 
-  constructor(root: string, readonly name: string) {
+  constructor(
+    root: string,
+    readonly name: string,
+  ) {
     this.dir = path.join(root, name);
     this.metaDir = path.join(root, '.meta', name);
     this.location = this.dir;

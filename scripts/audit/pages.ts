@@ -24,7 +24,13 @@ async function firstPageIn(dist: string, folder: string): Promise<string> {
   const names = (await readdir(path.join(dist, folder))).sort();
   for (const name of names) {
     if (name === 'page') continue;
-    if (await stat(path.join(dist, folder, name, 'index.html')).then(() => true, () => false)) return `/${folder}/${name}`;
+    if (
+      await stat(path.join(dist, folder, name, 'index.html')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return `/${folder}/${name}`;
   }
   throw new Error(`no page under /${folder} in ${dist}`);
 }

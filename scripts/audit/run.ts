@@ -74,7 +74,12 @@ const HEADINGS: Record<Category, string> = { performance: 'Performance', accessi
 export function auditTable(results: PageAudit[]): string {
   const rows = [
     ['Page', 'Path', ...CATEGORIES.map((c) => HEADINGS[c]), 'axe violations'],
-    ...results.map((r) => [r.kind, `\`${r.path}\`` + (r.lighthousePath ? ` (Lighthouse: \`${r.lighthousePath}\`)` : ''), ...CATEGORIES.map((c) => String(r.scores[c])), String(r.axe.length)]),
+    ...results.map((r) => [
+      r.kind,
+      `\`${r.path}\`` + (r.lighthousePath ? ` (Lighthouse: \`${r.lighthousePath}\`)` : ''),
+      ...CATEGORIES.map((c) => String(r.scores[c])),
+      String(r.axe.length),
+    ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;

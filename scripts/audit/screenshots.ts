@@ -32,7 +32,12 @@ export async function takeScreenshots(outDir = path.join(FELT_ROOT, 'docs', 'scr
   try {
     await mkdir(outDir, { recursive: true });
     for (const size of SIZES) {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.scale, isMobile: size.name === 'phone', hasTouch: size.name === 'phone' });
+      const context = await browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        deviceScaleFactor: size.scale,
+        isMobile: size.name === 'phone',
+        hasTouch: size.name === 'phone',
+      });
       for (const shot of SHOTS) {
         const page = await context.newPage();
         await page.goto(server.url + shot.path, { waitUntil: 'networkidle' });

@@ -50,9 +50,18 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
 function assetSourcesKey(): string {
   // felt's own code too: the bundling options live in this file.
   const hash = createHash('sha256').update(feltCodeVersion());
-  const folders = [CLIENT_DIR, path.join(FELT_ROOT, 'site', 'islands'), STYLES_DIR, path.join(FELT_ROOT, 'site', 'i18n'), path.join(FELT_ROOT, 'site', 'model'), path.join(FELT_ROOT, 'shared')];
+  const folders = [
+    CLIENT_DIR,
+    path.join(FELT_ROOT, 'site', 'islands'),
+    STYLES_DIR,
+    path.join(FELT_ROOT, 'site', 'i18n'),
+    path.join(FELT_ROOT, 'site', 'model'),
+    path.join(FELT_ROOT, 'shared'),
+  ];
   for (const folder of folders) {
-    for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }).sort((a, b) => (a.parentPath + a.name).localeCompare(b.parentPath + b.name))) {
+    for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true }).sort((a, b) =>
+      (a.parentPath + a.name).localeCompare(b.parentPath + b.name),
+    )) {
       if (!entry.isFile()) continue;
       const full = path.join(entry.parentPath, entry.name);
       hash.update(full).update(readFileSync(full));

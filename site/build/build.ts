@@ -64,7 +64,9 @@ export interface BuildOptions {
 export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
 
 /** Where writeSite puts files: a staging folder made into a release at the end, or memory. */
-type Target = { staging: string; layout: OutputLayout; sink: OutputSink; pool: PoolOutput } | { staging?: undefined; layout?: undefined; sink: MemorySink; pool: PoolOutput };
+type Target =
+  | { staging: string; layout: OutputLayout; sink: OutputSink; pool: PoolOutput }
+  | { staging?: undefined; layout?: undefined; sink: MemorySink; pool: PoolOutput };
 
 export interface BuildResult {
   outDir: string;
@@ -111,8 +113,21 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
   const sink = new MemorySink();
   // A folder that is never created: the asset bundler names its files relative to it.
   const virtualRoot = path.resolve('felt-in-memory');
-  const { finish: _unused, ...result } = await writeSite(model, virtualRoot, { sink, pool: { sink } }, { ...options, outDir: virtualRoot, incremental: false, threads: 1 });
-  return { outDir: virtualRoot, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started, files: sink.files };
+  const { finish: _unused, ...result } = await writeSite(
+    model,
+    virtualRoot,
+    { sink, pool: { sink } },
+    { ...options, outDir: virtualRoot, incremental: false, threads: 1 },
+  );
+  return {
+    outDir: virtualRoot,
+    locale: model.locale,
+    ui: model.ui,
+    articles: model.articles.length,
+    ...result,
+    milliseconds: Date.now() - started,
+    files: sink.files,
+  };
 }
 
 async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefined): Promise<SiteModel> {
@@ -186,7 +201,10 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   writeOther('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
   writeOther('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
   writeOther('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
-  writeOther('sw.js', await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }));
+  writeOther(
+    'sw.js',
+    await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }),
+  );
   for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
   writeOther('robots.txt', robotsTxt(settings.url));
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
@@ -218,7 +236,15 @@ const INLINE_LIMIT = 300;
  */
 const EAGER_WORKER_PAGES = 2000;
 
-async function renderPages(model: SiteModel, output: PoolOutput, setup: RenderSetup, reuse: BuildManifest | undefined, manifest: BuildManifest, written: string[], options: BuildOptions) {
+async function renderPages(
+  model: SiteModel,
+  output: PoolOutput,
+  setup: RenderSetup,
+  reuse: BuildManifest | undefined,
+  manifest: BuildManifest,
+  written: string[],
+  options: BuildOptions,
+) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
   let count = 0;

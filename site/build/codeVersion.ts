@@ -27,4 +27,3 @@ function sourceFiles(dir: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }
-

@@ -56,7 +56,10 @@ export function prepareOutput(outDir: string): OutputLayout {
   const releases = releasesDir(outDir);
   const releasesInfo = lstatSync(releases, { throwIfNoEntry: false });
   if (releasesInfo && !releasesInfo.isDirectory()) {
-    throw new FeltError('BAD_PATH', `${releases} is not a folder felt made (it keeps the releases ${path.basename(outDir)} links to)`, { file: releases, hint: 'move it away, or choose another folder with --out' });
+    throw new FeltError('BAD_PATH', `${releases} is not a folder felt made (it keeps the releases ${path.basename(outDir)} links to)`, {
+      file: releases,
+      hint: 'move it away, or choose another folder with --out',
+    });
   }
   mkdirSync(releases, { recursive: true });
   let current = currentRelease(outDir, releases);

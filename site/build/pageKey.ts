@@ -35,7 +35,13 @@ function keyedForm(spec: PageSpec, ref: (shared: object) => string): object {
       return { ...spec, props: { ...spec.props, articles: refs(spec.props.articles) } };
     case 'home': {
       const { lead, best, updated, categories } = spec.props;
-      const props = { ...spec.props, lead: refs(lead), best: refs(best), updated: refs(updated), categories: categories.map((c) => ({ ...c, articles: refs(c.articles) })) };
+      const props = {
+        ...spec.props,
+        lead: refs(lead),
+        best: refs(best),
+        updated: refs(updated),
+        categories: categories.map((c) => ({ ...c, articles: refs(c.articles) })),
+      };
       return { ...spec, props };
     }
     default:

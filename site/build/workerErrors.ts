@@ -18,13 +18,15 @@ const MAX_CAUSES = 8;
 
 export function serializeError(error: unknown, depth = 0): SerializedError {
   const cause = error instanceof Error && error.cause !== undefined && depth < MAX_CAUSES ? serializeError(error.cause, depth + 1) : undefined;
-  if (error instanceof FeltError) return { code: error.code, message: error.message, hint: error.hint, file: error.location.file, field: error.location.field, stage: error.stage, cause };
+  if (error instanceof FeltError)
+    return { code: error.code, message: error.message, hint: error.hint, file: error.location.file, field: error.location.field, stage: error.stage, cause };
   return error instanceof Error ? { message: error.message, stack: error.stack, cause } : { message: String(error) };
 }
 
 export function deserializeError(error: SerializedError): Error {
   const cause = error.cause ? deserializeError(error.cause) : undefined;
-  if (error.code && isErrorCode(error.code)) return new FeltError(error.code, error.message, { hint: error.hint, file: error.file, field: error.field, stage: error.stage, cause });
+  if (error.code && isErrorCode(error.code))
+    return new FeltError(error.code, error.message, { hint: error.hint, file: error.file, field: error.field, stage: error.stage, cause });
   const restored = new Error(error.message, { cause });
   if (error.stack) restored.stack = error.stack;
   return restored;

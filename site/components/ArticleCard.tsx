@@ -3,13 +3,23 @@ import type { ArticleSummary } from '../model/summaries.ts';
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
 
-export function ArticleCard({ article, headingLevel = 3, size = 'normal' }: { article: ArticleSummary; headingLevel?: 2 | 3; size?: 'lead' | 'normal' | 'compact' }) {
+export function ArticleCard({
+  article,
+  headingLevel = 3,
+  size = 'normal',
+}: {
+  article: ArticleSummary;
+  headingLevel?: 2 | 3;
+  size?: 'lead' | 'normal' | 'compact';
+}) {
   const { t, formatDate } = useSite();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card card-${size}`}>
       {article.category && (
-        <a className="card-kicker" href={article.category.href}>{article.category.title}</a>
+        <a className="card-kicker" href={article.category.href}>
+          {article.category.title}
+        </a>
       )}
       <Heading className="card-title">
         <a href={urls.article(article.slug)}>{article.title}</a>

@@ -12,9 +12,7 @@ export function Breadcrumbs({ trail }: { trail: Crumb[] }) {
     <nav className="breadcrumbs" aria-label={t('breadcrumbs.label')}>
       <ol>
         {trail.map((crumb, i) => (
-          <li key={crumb.href}>
-            {i === trail.length - 1 ? <span aria-current="page">{crumb.name}</span> : <a href={crumb.href}>{crumb.name}</a>}
-          </li>
+          <li key={crumb.href}>{i === trail.length - 1 ? <span aria-current="page">{crumb.name}</span> : <a href={crumb.href}>{crumb.name}</a>}</li>
         ))}
       </ol>
     </nav>

@@ -21,7 +21,9 @@ export function Footer({ year }: { year: number }) {
     <div className="footer-inner">
       {/* Not "Categories": the header's menu is the navigation landmark of that name. */}
       <nav className="footer-column" aria-label={t('footer.categoriesNav')}>
-        <h2 id="footer-categories" className="footer-heading">{t('footer.categories')}</h2>
+        <h2 id="footer-categories" className="footer-heading">
+          {t('footer.categories')}
+        </h2>
         <ul>
           {categories.map((category) => (
             <li key={category.key}>
@@ -31,7 +33,9 @@ export function Footer({ year }: { year: number }) {
         </ul>
       </nav>
       <nav className="footer-column" aria-labelledby="footer-info">
-        <h2 id="footer-info" className="footer-heading">{t('footer.info')}</h2>
+        <h2 id="footer-info" className="footer-heading">
+          {t('footer.info')}
+        </h2>
         <ul>
           {info.map((link) => (
             <li key={link.href}>
@@ -49,7 +53,10 @@ export function Footer({ year }: { year: number }) {
           {social.map((link) => (
             <li key={link.href}>
               <a href={link.href} rel="me noopener" target="_blank">
-                <span aria-hidden="true" className="social-icon">{link.icon}</span> {link.label}
+                <span aria-hidden="true" className="social-icon">
+                  {link.icon}
+                </span>{' '}
+                {link.label}
               </a>
             </li>
           ))}

@@ -14,23 +14,37 @@ export function Pagination(info: PageInfo) {
   const name = (n: number) => (n === 0 ? t('pagination.latestLabel') : t('pagination.page', { page: n }));
   return (
     <nav className="pagination" aria-label={t('pagination.label')}>
-      {newer !== undefined && <a rel="prev" href={urls.page(info.base, newer)}>← {t('pagination.newer')}</a>}
+      {newer !== undefined && (
+        <a rel="prev" href={urls.page(info.base, newer)}>
+          ← {t('pagination.newer')}
+        </a>
+      )}
       <ol>
         {pageWindow(info).map((n, i) =>
           n === 'gap' ? (
-            <li key={`gap-${i}`} aria-hidden="true">…</li>
+            <li key={`gap-${i}`} aria-hidden="true">
+              …
+            </li>
           ) : (
             <li key={n}>
               {n === info.page ? (
-                <span aria-current="page" aria-label={name(n)}>{label(n)}</span>
+                <span aria-current="page" aria-label={name(n)}>
+                  {label(n)}
+                </span>
               ) : (
-                <a href={urls.page(info.base, n)} aria-label={name(n)}>{label(n)}</a>
+                <a href={urls.page(info.base, n)} aria-label={name(n)}>
+                  {label(n)}
+                </a>
               )}
             </li>
           ),
         )}
       </ol>
-      {older !== undefined && <a rel="next" href={urls.page(info.base, older)}>{t('pagination.older')} →</a>}
+      {older !== undefined && (
+        <a rel="next" href={urls.page(info.base, older)}>
+          {t('pagination.older')} →
+        </a>
+      )}
     </nav>
   );
 }

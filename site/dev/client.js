@@ -20,7 +20,8 @@
       overlay.id = 'felt-dev-overlay';
       overlay.setAttribute('role', 'alertdialog');
       overlay.setAttribute('aria-label', 'Build error');
-      overlay.style.cssText = 'position:fixed;inset:0;z-index:9999;background:rgba(20,0,0,.92);color:#fff;font:14px/1.5 ui-monospace,monospace;padding:2rem;overflow:auto;white-space:pre-wrap';
+      overlay.style.cssText =
+        'position:fixed;inset:0;z-index:9999;background:rgba(20,0,0,.92);color:#fff;font:14px/1.5 ui-monospace,monospace;padding:2rem;overflow:auto;white-space:pre-wrap';
       document.body.append(overlay);
     }
     // textContent, never innerHTML: problems quote content, which is untrusted.
@@ -48,7 +49,11 @@
       event.preventDefault();
       const value = title.textContent.replace(/[\r\n]+/g, ' ').trim();
       title.contentEditable = 'false';
-      const response = await fetch('/__felt/title', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ slug, title: value }) });
+      const response = await fetch('/__felt/title', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ slug, title: value }),
+      });
       if (!response.ok) {
         title.textContent = original;
         showOverlay({ title: 'The title was not saved', lines: [await response.text()] });

@@ -83,7 +83,10 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   };
 
   await rebuild();
-  const files = createHandler({ root: options.outDir, transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`) });
+  const files = createHandler({
+    root: options.outDir,
+    transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`),
+  });
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
 
   const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
@@ -144,7 +147,11 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   };
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? new FeltError('PORT_IN_USE', `port ${options.port} is already in use`, { hint: 'choose another with --port' }) : error));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' ? new FeltError('PORT_IN_USE', `port ${options.port} is already in use`, { hint: 'choose another with --port' }) : error,
+      ),
+    );
     server.listen(options.port, '127.0.0.1', resolve);
   });
 
@@ -187,7 +194,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
 }
 
 function restart(log: DevOptions['log']): void {
-  log('felt\'s code changed: recompiling and restarting…');
+  log("felt's code changed: recompiling and restarting…");
   try {
     execFileSync(process.execPath, [path.join(FELT_ROOT, 'scripts', 'compile.mjs')], { stdio: 'inherit' });
     process.exit(RESTART_CODE);

@@ -67,7 +67,10 @@ export async function watchSources(contentDir: string, handlers: SourceHandlers)
   });
   content.on('all', (_event, file) => void changed(file));
 
-  const code = watch(['site', 'cli', 'shared'].map((dir) => path.join(FELT_ROOT, dir)), { ignoreInitial: true });
+  const code = watch(
+    ['site', 'cli', 'shared'].map((dir) => path.join(FELT_ROOT, dir)),
+    { ignoreInitial: true },
+  );
   code.on('all', (_event, file) => {
     if (CODE_FILE.test(file) && file !== DEV_CLIENT) handlers.onCode();
   });

@@ -61,7 +61,10 @@ export function buildSearchFiles(entries: SearchEntry[]): OutputFile[] {
   // A trigram in more than 1 title in 16 (and more than 256 titles) barely
   // narrows a search: the browser scans the newest records instead.
   const stopAt = Math.max(256, Math.ceil(n / 16));
-  const stop = [...postings].filter(([, list]) => list.length > stopAt).map(([gram]) => gram).sort();
+  const stop = [...postings]
+    .filter(([, list]) => list.length > stopAt)
+    .map(([gram]) => gram)
+    .sort();
   for (const gram of stop) postings.delete(gram);
 
   const buckets = bucketCount(postings);

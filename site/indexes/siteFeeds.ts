@@ -25,12 +25,27 @@ export function* siteFeeds(model: SiteModel): Generator<{ path: string; content:
     };
   };
   const base = { siteUrl: settings.url, language, now: model.now };
-  yield { path: 'feed.xml', content: renderRss({ ...base, title: t('feed.title', { site: settings.title }), description: pick(settings.tagline), feedUrl: absoluteUrl(settings, urls.feed()), items: model.articles.slice(0, FEED_SIZE).map((a) => item(a.id)) }) };
+  yield {
+    path: 'feed.xml',
+    content: renderRss({
+      ...base,
+      title: t('feed.title', { site: settings.title }),
+      description: pick(settings.tagline),
+      feedUrl: absoluteUrl(settings, urls.feed()),
+      items: model.articles.slice(0, FEED_SIZE).map((a) => item(a.id)),
+    }),
+  };
   for (const category of categories) {
     const ids = (model.index.byCategory.get(category.key) ?? []).slice(0, FEED_SIZE);
     yield {
       path: urls.categoryFeed(category.slug).slice(1),
-      content: renderRss({ ...base, title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }), description: pick(category.description), feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)), items: ids.map(item) }),
+      content: renderRss({
+        ...base,
+        title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }),
+        description: pick(category.description),
+        feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)),
+        items: ids.map(item),
+      }),
     };
   }
 }

@@ -29,7 +29,10 @@ export function buildSitemaps(siteUrl: string, entries: SitemapEntry[], perFile 
     files.push({ file: `sitemap-${i + 1}.xml`, xml: urlset(entries.slice(i * perFile, (i + 1) * perFile)) });
   }
   const index = files.map((f) => `<sitemap><loc>${escapeXml(`${siteUrl}/${f.file}`)}</loc></sitemap>`).join('\n');
-  files.push({ file: 'sitemap.xml', xml: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n` });
+  files.push({
+    file: 'sitemap.xml',
+    xml: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${index}\n</sitemapindex>\n`,
+  });
   return files;
 }
 

@@ -114,7 +114,9 @@ export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings:
         <ul className="menu-categories">
           {menu.map((category) => (
             <li key={category.key} className="menu-category">
-              <a className="menu-category-title" href={category.href}>{category.title}</a>
+              <a className="menu-category-title" href={category.href}>
+                {category.title}
+              </a>
               <ul className="menu-children">
                 {category.children.map((child) => (
                   <li key={child.href}>

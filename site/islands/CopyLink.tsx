@@ -41,8 +41,13 @@ export function CopyLink({ url, label, copied, prompt }: CopyLinkProps) {
 
   return (
     <button type="button" className={`copy-link${done ? ' is-copied' : ''}`} onClick={copy}>
-      <span aria-hidden="true" className="copy-icon">{done ? '✓' : '🔗'}</span> <span>{done ? copied : label}</span>
-      <span className="visually-hidden" role="status">{done ? copied : ''}</span>
+      <span aria-hidden="true" className="copy-icon">
+        {done ? '✓' : '🔗'}
+      </span>{' '}
+      <span>{done ? copied : label}</span>
+      <span className="visually-hidden" role="status">
+        {done ? copied : ''}
+      </span>
     </button>
   );
 }

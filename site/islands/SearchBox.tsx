@@ -124,7 +124,9 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
   const Results = loaded?.module.SearchResults;
   return (
     <form className="search" role="search" ref={rootRef} onSubmit={(event) => event.preventDefault()}>
-      <label className="visually-hidden" htmlFor={inputId}>{strings.searchLabel}</label>
+      <label className="visually-hidden" htmlFor={inputId}>
+        {strings.searchLabel}
+      </label>
       <input
         ref={inputRef}
         id={inputId}
@@ -146,7 +148,11 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
         }}
         onKeyDown={onInputKey}
       />
-      {open && query.trim().length > 0 && !searchable && <p className="search-hint" role="status">{strings.searchHint}</p>}
+      {open && query.trim().length > 0 && !searchable && (
+        <p className="search-hint" role="status">
+          {strings.searchHint}
+        </p>
+      )}
       {showResults && Results && (
         <Results
           id={resultsId}
@@ -165,7 +171,11 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
           }}
         />
       )}
-      {open && searchable && results.failed && !loaded && <p className="search-hint" role="status">{strings.searchError}</p>}
+      {open && searchable && results.failed && !loaded && (
+        <p className="search-hint" role="status">
+          {strings.searchError}
+        </p>
+      )}
     </form>
   );
 }

@@ -16,7 +16,10 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
         <h1 className="article-title">{props.title}</h1>
         <p className="article-standfirst">{props.description}</p>
         <p className="article-meta">
-          {t('article.by')} <a rel="author" href={urls.author(props.author.slug)}>{props.author.name}</a>
+          {t('article.by')}{' '}
+          <a rel="author" href={urls.author(props.author.slug)}>
+            {props.author.name}
+          </a>
           <span aria-hidden="true"> · </span>
           {t('article.published')} <time dateTime={props.date}>{formatDate(props.date)}</time>
           {props.updated && props.updated !== props.date && (
@@ -35,7 +38,9 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
       <div className="article-layout">
         {body.toc.length > 1 && (
           <nav className="toc" aria-labelledby="toc-heading">
-            <h2 id="toc-heading" className="toc-heading">{t('article.toc')}</h2>
+            <h2 id="toc-heading" className="toc-heading">
+              {t('article.toc')}
+            </h2>
             <ol>
               {nestToc(body.toc).map((entry) => (
                 <li key={entry.id}>
@@ -58,7 +63,9 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
       </div>
       {props.tags.length > 0 && (
         <section className="tags" aria-labelledby="tags-heading">
-          <h2 id="tags-heading" className="tags-heading">{t('article.tags')}</h2>
+          <h2 id="tags-heading" className="tags-heading">
+            {t('article.tags')}
+          </h2>
           <ul>
             {props.tags.map((tag) => (
               <li key={tag}>{tag}</li>
@@ -72,13 +79,17 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
           {props.translations.map((tr, i) => (
             <span key={tr.locale}>
               {i > 0 && ', '}
-              <a href={tr.href} hrefLang={tr.locale.replace('_', '-')} lang={tr.locale.replace('_', '-')}>{tr.label}</a>
+              <a href={tr.href} hrefLang={tr.locale.replace('_', '-')} lang={tr.locale.replace('_', '-')}>
+                {tr.label}
+              </a>
             </span>
           ))}
         </p>
       )}
       <section className="author-box" aria-labelledby="author-box-heading">
-        <h2 id="author-box-heading" className="author-box-heading">{t('article.aboutAuthor')}</h2>
+        <h2 id="author-box-heading" className="author-box-heading">
+          {t('article.aboutAuthor')}
+        </h2>
         <p className="author-box-name">
           <a href={urls.author(props.author.slug)}>{props.author.name}</a>
         </p>
@@ -86,7 +97,9 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
       </section>
       {props.related.length > 0 && (
         <section className="related" aria-labelledby="related-heading">
-          <h2 id="related-heading" className="section-heading">{t('article.related')}</h2>
+          <h2 id="related-heading" className="section-heading">
+            {t('article.related')}
+          </h2>
           <ArticleGrid articles={props.related} />
         </section>
       )}

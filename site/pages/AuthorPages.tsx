@@ -9,14 +9,21 @@ export function AuthorsPage({ authors }: AuthorsProps) {
   const { t } = useSite();
   return (
     <>
-      <Breadcrumbs trail={[{ name: t('breadcrumbs.home'), href: '/' }, { name: t('authors.heading'), href: '/authors' }]} />
+      <Breadcrumbs
+        trail={[
+          { name: t('breadcrumbs.home'), href: '/' },
+          { name: t('authors.heading'), href: '/authors' },
+        ]}
+      />
       <header className="page-header">
         <h1>{t('authors.heading')}</h1>
       </header>
       <ul className="author-list">
         {authors.map((author) => (
           <li key={author.href} className="author-item">
-            <span className="avatar" aria-hidden="true">{initials(author.name)}</span>
+            <span className="avatar" aria-hidden="true">
+              {initials(author.name)}
+            </span>
             <div>
               <h2 className="author-name">
                 <a href={author.href}>{author.name}</a>
@@ -37,7 +44,9 @@ export function AuthorPage({ name, bio, trail, articles, pagination, total }: Au
     <>
       <Breadcrumbs trail={trail} />
       <header className="page-header author-header">
-        <span className="avatar avatar-large" aria-hidden="true">{initials(name)}</span>
+        <span className="avatar avatar-large" aria-hidden="true">
+          {initials(name)}
+        </span>
         <div>
           <h1>{name}</h1>
           <p className="page-description">{bio}</p>

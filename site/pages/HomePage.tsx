@@ -14,7 +14,9 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
         <p className="home-tagline">{pick(settings.tagline)}</p>
       </div>
       <section className="home-section home-lead" aria-labelledby="home-lead">
-        <h2 id="home-lead" className="section-heading">{t('home.moreAwesomeStuff')}</h2>
+        <h2 id="home-lead" className="section-heading">
+          {t('home.moreAwesomeStuff')}
+        </h2>
         <div className="lead-grid">
           {first && <ArticleCard article={first} size="lead" />}
           <div className="lead-rest">
@@ -27,7 +29,9 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
       <CardSection id="home-best" heading={t('home.ourBestStories')} articles={best} />
       <CardSection id="home-updated" heading={t('home.updatedArticles')} articles={updated} size="compact" grid="card-grid card-grid-4" />
       <section className="home-section" aria-labelledby="home-categories">
-        <h2 id="home-categories" className="section-heading">{t('home.categories')}</h2>
+        <h2 id="home-categories" className="section-heading">
+          {t('home.categories')}
+        </h2>
         <div className="category-tiles">
           {categories.map((category) => (
             <section key={category.href} className="category-tile" aria-labelledby={`tile-${category.href.slice(1)}`}>
@@ -42,7 +46,9 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
                   </li>
                 ))}
               </ul>
-              <a className="tile-more" href={category.href}>{t('home.allInCategory', { category: category.title })} →</a>
+              <a className="tile-more" href={category.href}>
+                {t('home.allInCategory', { category: category.title })} →
+              </a>
             </section>
           ))}
         </div>
@@ -52,11 +58,25 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
 }
 
 /** A titled grid of article cards; nothing at all when there are no articles. */
-function CardSection({ id, heading, articles, size = 'normal', grid = 'card-grid' }: { id: string; heading: string; articles: ArticleSummary[]; size?: 'normal' | 'compact'; grid?: string }) {
+function CardSection({
+  id,
+  heading,
+  articles,
+  size = 'normal',
+  grid = 'card-grid',
+}: {
+  id: string;
+  heading: string;
+  articles: ArticleSummary[];
+  size?: 'normal' | 'compact';
+  grid?: string;
+}) {
   if (articles.length === 0) return null;
   return (
     <section className="home-section" aria-labelledby={id}>
-      <h2 id={id} className="section-heading">{heading}</h2>
+      <h2 id={id} className="section-heading">
+        {heading}
+      </h2>
       <div className={grid}>
         {articles.map((article) => (
           <ArticleCard key={article.slug} article={article} size={size} />

@@ -18,13 +18,20 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
       </header>
       {topics.length > 0 && (
         <nav className="topics" aria-labelledby="topics-heading">
-          <h2 id="topics-heading" className="visually-hidden">{t('category.subcategories')}</h2>
+          <h2 id="topics-heading" className="visually-hidden">
+            {t('category.subcategories')}
+          </h2>
           <ul>
             {topics.map((topic) => (
               <li key={topic.href}>
                 <a href={topic.href}>
                   {topic.title}
-                  {topic.count !== undefined && <> <span className="topic-count">{topic.count}</span></>}
+                  {topic.count !== undefined && (
+                    <>
+                      {' '}
+                      <span className="topic-count">{topic.count}</span>
+                    </>
+                  )}
                 </a>
               </li>
             ))}

@@ -19,7 +19,12 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
   const { t } = useSite();
   return (
     <>
-      <Breadcrumbs trail={[{ name: t('breadcrumbs.home'), href: '/' }, { name: t('sitemap.heading'), href: '/sitemap' }]} />
+      <Breadcrumbs
+        trail={[
+          { name: t('breadcrumbs.home'), href: '/' },
+          { name: t('sitemap.heading'), href: '/sitemap' },
+        ]}
+      />
       <h1>{t('sitemap.heading')}</h1>
       <div className="sitemap-grid">
         {sections.map((section) => (
@@ -37,7 +42,9 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
           </section>
         ))}
         <section aria-labelledby="sm-info">
-          <h2 id="sm-info" className="sitemap-heading">{t('sitemap.info')}</h2>
+          <h2 id="sm-info" className="sitemap-heading">
+            {t('sitemap.info')}
+          </h2>
           <ul>
             {info.map((link) => (
               <li key={link.href}>
@@ -49,7 +56,9 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
       </div>
       {recent.length > 0 && (
         <section aria-labelledby="sm-recent">
-          <h2 id="sm-recent" className="sitemap-heading">{t('sitemap.recent')}</h2>
+          <h2 id="sm-recent" className="sitemap-heading">
+            {t('sitemap.recent')}
+          </h2>
           <ul className="sitemap-articles">
             {recent.map((link) => (
               <li key={link.href}>
@@ -68,7 +77,9 @@ function ErrorPage({ code, strings }: { code: number; strings: 'notFound' | 'ser
   const { t } = useSite();
   return (
     <div className="error-page">
-      <p className="error-code" aria-hidden="true">{code}</p>
+      <p className="error-code" aria-hidden="true">
+        {code}
+      </p>
       <h1>{t(`${strings}.heading`)}</h1>
       <p>{t(`${strings}.body`)}</p>
       <p className="error-actions">
@@ -78,7 +89,9 @@ function ErrorPage({ code, strings }: { code: number; strings: 'notFound' | 'ser
             {t('serverError.retry')}
           </a>
         )}
-        <a className={strings === 'serverError' ? 'button button-quiet' : 'button'} href="/">{t('notFound.home')}</a>
+        <a className={strings === 'serverError' ? 'button button-quiet' : 'button'} href="/">
+          {t('notFound.home')}
+        </a>
       </p>
     </div>
   );

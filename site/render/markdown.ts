@@ -58,7 +58,10 @@ md.renderer.rules.table_close = () => '</table></div>\n';
 export const HEADING_ID_PREFIX = 'section-';
 
 function inlineText(token: Token | undefined): string {
-  return (token?.children ?? []).filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join('');
+  return (token?.children ?? [])
+    .filter((t) => t.type === 'text' || t.type === 'code_inline')
+    .map((t) => t.content)
+    .join('');
 }
 
 export function renderMarkdown(source: string): RenderedMarkdown {

@@ -44,7 +44,18 @@ export function createPageRenderer(setup: RenderSetup): PageRenderer {
   return (spec) => {
     const main = renderMain(spec, site);
     const head = headTags(spec.head, setup.settings, setup.ogLocale);
-    const html = renderDocument({ lang: translator.lang, ogLocale: setup.ogLocale, kind: spec.kind, head: spec.head, headHtml: head, main, shell: setup.shell, assets: setup.assets, settings: setup.settings, skipLabel });
+    const html = renderDocument({
+      lang: translator.lang,
+      ogLocale: setup.ogLocale,
+      kind: spec.kind,
+      head: spec.head,
+      headHtml: head,
+      main,
+      shell: setup.shell,
+      assets: setup.assets,
+      settings: setup.settings,
+      skipLabel,
+    });
     const [htmlFile, dataFile] = pageOutputPaths(spec);
     return [
       { path: htmlFile, content: html },

@@ -30,7 +30,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
     a: (tagName, attribs) => ({
       tagName,
       // Rebuilt rather than spread: the ad's own rel and target never survive.
-      attribs: { ...(attribs.href ? { href: attribs.href } : {}), ...(attribs.title ? { title: attribs.title } : {}), rel: 'sponsored noopener', target: '_blank' },
+      attribs: {
+        ...(attribs.href ? { href: attribs.href } : {}),
+        ...(attribs.title ? { title: attribs.title } : {}),
+        rel: 'sponsored noopener',
+        target: '_blank',
+      },
     }),
   },
   exclusiveFilter: (frame) => frame.tag === 'a' && !frame.attribs.href,

@@ -61,7 +61,10 @@ function contentFile(model: SiteModel, name: string): string {
 }
 
 export function categoryOwner(model: SiteModel, category: CategoryNode): Owner {
-  return { name: `category "${category.slug}"`, source: { file: contentFile(model, 'categories.json'), field: `${category.key}.slug`, change: 'the category slug' } };
+  return {
+    name: `category "${category.slug}"`,
+    source: { file: contentFile(model, 'categories.json'), field: `${category.key}.slug`, change: 'the category slug' },
+  };
 }
 
 export function subcategoryOwner(model: SiteModel, category: CategoryNode, child: CategoryNode, parent: Owner): Owner {

@@ -147,7 +147,14 @@ function* listingRoutes(model: SiteModel): Generator<Route> {
       const childBase = urls.subcategory(category.slug, child.slug);
       const childIds = model.index.bySubcategory.get(subcategoryKey(category.key, child.key)) ?? [];
       const childShared = once(() => ({ trail: [...trail(), { name: pick(child.title), href: childBase }], topics: [], feed: feed() }));
-      yield* paginate(model, { base: childBase, kind: 'subcategory', owner: subcategoryOwner(model, category, child, owner), node: child, ids: childIds, shared: childShared });
+      yield* paginate(model, {
+        base: childBase,
+        kind: 'subcategory',
+        owner: subcategoryOwner(model, category, child, owner),
+        node: child,
+        ids: childIds,
+        shared: childShared,
+      });
     }
   }
 }
@@ -193,7 +200,10 @@ function listingPage(model: SiteModel, listing: Listing, path: string, page: num
       description,
       canonical: path,
       ogType: 'website',
-      structuredData: [{ type: 'collection', path, name: heading, description }, { type: 'breadcrumbs', trail }],
+      structuredData: [
+        { type: 'collection', path, name: heading, description },
+        { type: 'breadcrumbs', trail },
+      ],
       alternates: [],
       feed,
     },
@@ -241,7 +251,14 @@ function authorsPage(model: SiteModel): Draft {
   };
 }
 
-function authorPage(model: SiteModel, author: Author, path: string, page: number, total: number, { ids, pagination }: { ids: string[]; pagination: PageInfo }): Draft {
+function authorPage(
+  model: SiteModel,
+  author: Author,
+  path: string,
+  page: number,
+  total: number,
+  { ids, pagination }: { ids: string[]; pagination: PageInfo },
+): Draft {
   const { t } = model.translator;
   const base = urls.author(author.slug);
   const trail = [home(model), { name: t('authors.heading'), href: urls.authors() }, { name: author.name, href: base }];
@@ -253,7 +270,10 @@ function authorPage(model: SiteModel, author: Author, path: string, page: number
       description: author.meta_description,
       canonical: path,
       ogType: 'profile',
-      structuredData: [{ type: 'person', person: { name: author.name, slug: author.slug, description: author.description } }, { type: 'breadcrumbs', trail }],
+      structuredData: [
+        { type: 'person', person: { name: author.name, slug: author.slug, description: author.description } },
+        { type: 'breadcrumbs', trail },
+      ],
       alternates: [],
     },
     props: { name: author.name, bio: author.description, trail, articles: summariesOf(model, ids), pagination, total: page === 0 ? total : undefined },
@@ -280,7 +300,14 @@ function* infoRoutes(model: SiteModel): Generator<Route> {
         return {
           kind: 'info',
           path: route.path,
-          head: { title: `${page.title} | ${settings.title}`, description: page.description, canonical: route.path, ogType: 'website', structuredData: [{ type: 'breadcrumbs', trail }], alternates: [] },
+          head: {
+            title: `${page.title} | ${settings.title}`,
+            description: page.description,
+            canonical: route.path,
+            ogType: 'website',
+            structuredData: [{ type: 'breadcrumbs', trail }],
+            alternates: [],
+          },
           props: { title: page.title, body: page.body, trail },
         };
       },
@@ -298,7 +325,14 @@ function sitemapPage(model: SiteModel): Draft {
   return {
     kind: 'sitemap',
     path: urls.sitemap(),
-    head: { title: t('sitemap.title', { site: settings.title }), description: t('sitemap.description', { site: settings.title }), canonical: urls.sitemap(), ogType: 'website', structuredData: [], alternates: [] },
+    head: {
+      title: t('sitemap.title', { site: settings.title }),
+      description: t('sitemap.description', { site: settings.title }),
+      canonical: urls.sitemap(),
+      ogType: 'website',
+      structuredData: [],
+      alternates: [],
+    },
     props: {
       sections: categories.map((category) => ({
         title: pick(category.title),

@@ -57,7 +57,10 @@ export class CompressionCache {
       return hit;
     }
     const raw = await readFile(file);
-    const packed = encoding === 'br' ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }) : gzipSync(raw, { level: 6 });
+    const packed =
+      encoding === 'br'
+        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : gzipSync(raw, { level: 6 });
     this.entries.set(key, packed);
     this.bytes += packed.length;
     for (const [oldKey, old] of this.entries) {

@@ -103,8 +103,7 @@ export function guardConnections(server: http.Server, caps: ConnectionCaps = def
     fromAddress.set(socket, tracked);
     socket.once('close', () => forget(socket, tracked));
     const room =
-      (fromAddress.size <= caps.maxPerAddress || evictOldestIdle(fromAddress, socket)) &&
-      (all.size <= caps.maxConnections || evictOldestIdle(all, socket));
+      (fromAddress.size <= caps.maxPerAddress || evictOldestIdle(fromAddress, socket)) && (all.size <= caps.maxConnections || evictOldestIdle(all, socket));
     if (!room) {
       forget(socket, tracked);
       socket.destroy();

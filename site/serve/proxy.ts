@@ -40,7 +40,10 @@ export interface ProxyOptions {
 
 class Refused extends Error {}
 class Failed extends Error {
-  constructor(message: string, readonly status: 502 | 504) {
+  constructor(
+    message: string,
+    readonly status: 502 | 504,
+  ) {
     super(message);
   }
 }
@@ -71,14 +74,18 @@ const LONGEST_MAX_AGE = 86_400;
  */
 export function proxiedCacheControl(status: number, upstream: string | undefined): string {
   if (status < 200 || status >= 300) return 'no-store';
-  const directives = (upstream ?? '').toLowerCase().split(',').map((directive) => directive.trim());
+  const directives = (upstream ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((directive) => directive.trim());
   if (directives.some((directive) => directive === 'no-store' || directive === 'private' || directive.startsWith('private='))) return 'no-store';
   if (directives.includes('no-cache')) return 'no-cache';
   const maxAge = directives.map((directive) => /^max-age=(\d+)$/.exec(directive)?.[1]).find((seconds) => seconds !== undefined);
   return `public, max-age=${maxAge === undefined ? DEFAULT_MAX_AGE : Math.min(Number(maxAge), LONGEST_MAX_AGE)}`;
 }
 
-const PROXIED_TYPES = /^\s*((application|text)\/(javascript|ecmascript|x-javascript)|application\/(json|manifest\+json)|text\/css|image\/(png|gif|jpeg|webp|avif|x-icon))\s*(;|$)/i;
+const PROXIED_TYPES =
+  /^\s*((application|text)\/(javascript|ecmascript|x-javascript)|application\/(json|manifest\+json)|text\/css|image\/(png|gif|jpeg|webp|avif|x-icon))\s*(;|$)/i;
 
 export function createProxyRoute(options: ProxyOptions) {
   const allow = new Set(options.allow.map((host) => host.toLowerCase().replace(/\.$/, '')));
@@ -96,7 +103,10 @@ export function createProxyRoute(options: ProxyOptions) {
     const standard = STANDARD_PORTS[url.protocol]!;
     const port = Number(url.port) || standard;
     if (port !== standard && !extraPorts.has(port)) throw new Refused('only port 80 for http and 443 for https');
-    const host = url.hostname.toLowerCase().replace(/\.$/, '').replace(/^\[|\]$/g, '');
+    const host = url.hostname
+      .toLowerCase()
+      .replace(/\.$/, '')
+      .replace(/^\[|\]$/g, '');
     if (net.isIP(host) && isBlocked(host)) throw new Refused(`${host} is a private address`);
     if (!allow.has(host)) throw new Refused(`${host} is not on the proxy allowlist`);
     return url;
@@ -158,7 +168,8 @@ export function createProxyRoute(options: ProxyOptions) {
   return async (request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> => {
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
     if (requestUrl.pathname !== PROXY_PATH) return false;
-    const send = (status: number, text: string) => response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`${text}\n`);
+    const send = (status: number, text: string) =>
+      response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`${text}\n`);
     let target: URL;
     try {
       target = new URL(requestUrl.searchParams.get('url') ?? '');
@@ -182,7 +193,7 @@ export function createProxyRoute(options: ProxyOptions) {
       // A script served with this header could be registered as a service worker
       // for the whole site, and answer for every page from then on.
       if (upstream.headers['service-worker-allowed'] !== undefined) {
-        send(502, 'Bad Gateway: the proxy does not pass an answer that widens a service worker\'s scope');
+        send(502, "Bad Gateway: the proxy does not pass an answer that widens a service worker's scope");
         return true;
       }
       response.writeHead(status, {

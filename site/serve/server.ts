@@ -72,7 +72,9 @@ export function createHandler(options: ServeOptions) {
     // The site has one, /sw.js; any other script of this origin (a proxied
     // third-party one above all) registered as a worker would answer for every page.
     if (request.headers['service-worker'] !== undefined && (request.url ?? '').split('?')[0] !== SERVICE_WORKER_PATH) {
-      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`Forbidden: the only service worker of this site is ${SERVICE_WORKER_PATH}\n`);
+      response
+        .writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+        .end(`Forbidden: the only service worker of this site is ${SERVICE_WORKER_PATH}\n`);
       return;
     }
     if (options.extraRoutes && (await options.extraRoutes(request, response))) return;
@@ -152,7 +154,13 @@ async function sendNotFound(root: string, request: http.IncomingMessage, respons
   const negotiated = info ? negotiateEncoding(request.headers, type, info.size) : undefined;
   const encoding = negotiated === 'identity' ? undefined : negotiated;
   const page = !info ? Buffer.from('Not Found\n') : encoding ? await compressed.get(file, `${info.size}-${info.mtimeMs}`, encoding) : await readFile(file);
-  response.writeHead(404, { 'Content-Type': type, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding', ...(encoding ? { 'Content-Encoding': encoding } : {}), 'Content-Length': page.length });
+  response.writeHead(404, {
+    'Content-Type': type,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding',
+    ...(encoding ? { 'Content-Encoding': encoding } : {}),
+    'Content-Length': page.length,
+  });
   response.end(request.method === 'HEAD' ? undefined : page);
 }
 
@@ -171,7 +179,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new FeltError('PORT_IN_USE', `port ${options.port} on ${host} is already in use`, { hint: 'choose another with --port, or stop the other server' }) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new FeltError('PORT_IN_USE', `port ${options.port} on ${host} is already in use`, { hint: 'choose another with --port, or stop the other server' })
+          : error,
+      ),
     );
     server.listen(options.port ?? 8080, host, resolve);
   });
@@ -179,9 +191,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${host}:${address.port}`,
     server,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

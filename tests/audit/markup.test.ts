@@ -35,7 +35,10 @@ beforeAll(async () => {
 
 async function filesUnder(dir: string, extension: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith(extension)).map((e) => path.join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith(extension))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
 }
 
 /** xmllint's verdict: '' when valid, its messages otherwise. */
@@ -91,7 +94,11 @@ describe('ids', () => {
     const page = await readFile(path.join(second, 'articles/table-talk/index.html'), 'utf8');
     const tocTargets = [...page.matchAll(/<a href="#([^"]+)"/g)].map((match) => match[1]!);
     expect(tocTargets.length).toBeGreaterThanOrEqual(headings.length);
-    for (const target of tocTargets) expect(idsOf(page).filter((id) => id === target), target).toHaveLength(1);
+    for (const target of tocTargets)
+      expect(
+        idsOf(page).filter((id) => id === target),
+        target,
+      ).toHaveLength(1);
   });
 });
 
@@ -102,7 +109,10 @@ describe('sitemap and feeds', () => {
 
   it('the schema really checks: a bad lastmod and a relative loc fail', async () => {
     const bad = path.join(work, 'bad-sitemap.xml');
-    await writeFile(bad, '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>/x</loc><lastmod>next week</lastmod></url>\n</urlset>\n');
+    await writeFile(
+      bad,
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>/x</loc><lastmod>next week</lastmod></url>\n</urlset>\n',
+    );
     const messages = xmllint('--schema', path.join(SCHEMAS, 'sitemap.xsd'), bad);
     expect(messages).toMatch(/loc/);
     expect(messages).toMatch(/lastmod/);

@@ -35,7 +35,9 @@ describe('the Node version felt needs', () => {
   it('refuses Node 20.11 with one line naming both versions', async () => {
     const run = await feltOn('v20.11.1');
     expect(run.code).toBe(1);
-    expect(run.stderr.trim().split('\n')).toEqual(['felt: needs Node 20.12 or newer, this is v20.11.1. Install a newer Node (https://nodejs.org) and run felt again.']);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'felt: needs Node 20.12 or newer, this is v20.11.1. Install a newer Node (https://nodejs.org) and run felt again.',
+    ]);
   });
 
   it('runs on Node 20.12 and on the next major', async () => {

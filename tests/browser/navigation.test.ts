@@ -116,7 +116,9 @@ describe('client-side navigation', () => {
 
   it('treats invalid page data like missing data', async () => {
     const page = await open(site, '/');
-    await page.route(`**/page-data${ARTICLE}/page-data.json`, (route) => route.fulfill({ status: 200, body: '{"not":"page data"}', contentType: 'application/json' }));
+    await page.route(`**/page-data${ARTICLE}/page-data.json`, (route) =>
+      route.fulfill({ status: 200, body: '{"not":"page data"}', contentType: 'application/json' }),
+    );
     const loads = documentLoads(page);
     await clickLinkTo(page, ARTICLE);
     await until(() => loads.length > 0, 'a full page load');
@@ -199,7 +201,9 @@ describe('client-side navigation', () => {
 
   it('reloads exactly once when the build hash changed', async () => {
     const page = await site.browser.context.newPage();
-    await page.route('**/page-data/app-data.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"webpackCompilationHash":"a-newer-build"}' }));
+    await page.route('**/page-data/app-data.json', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"webpackCompilationHash":"a-newer-build"}' }),
+    );
     const loads = documentLoads(page);
     await page.goto(site.url + '/');
     await until(() => loads.length === 2, 'the reload');
@@ -248,7 +252,10 @@ describe('prefetch', () => {
   const REFUSALS = [
     ['data-saver on', () => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } })],
     ['a 2g connection', () => Object.defineProperty(navigator, 'connection', { value: { saveData: false, effectiveType: '2g' } })],
-    ['a crawler', () => Object.defineProperty(navigator, 'userAgent', { get: () => 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })],
+    [
+      'a crawler',
+      () => Object.defineProperty(navigator, 'userAgent', { get: () => 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' }),
+    ],
   ] as const;
 
   it.each(REFUSALS)('prefetches nothing with %s', async (_name, setUp) => {

@@ -43,10 +43,19 @@ describe('service worker', () => {
     await writeFile(path.join(site.outDir, 'widget.js'), 'self.addEventListener("fetch", () => {});');
     const bundle = await page.evaluate(() => document.querySelector<HTMLScriptElement>('script[src^="/assets/"]')!.src);
     for (const script of ['/widget.js', bundle, '/__third-party-proxy?url=https%3A%2F%2Fwww.googletagmanager.com%2Fgtag%2Fjs']) {
-      const outcome = await page.evaluate((url) => navigator.serviceWorker.register(url, { scope: '/' }).then(() => 'registered', (error: Error) => error.message), script);
+      const outcome = await page.evaluate(
+        (url) =>
+          navigator.serviceWorker.register(url, { scope: '/' }).then(
+            () => 'registered',
+            (error: Error) => error.message,
+          ),
+        script,
+      );
       expect(outcome, script).toMatch(/403/);
     }
-    expect(await page.evaluate(() => navigator.serviceWorker.getRegistration('/').then((registration) => registration?.active?.scriptURL))).toBe(`${site.url}/sw.js`);
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistration('/').then((registration) => registration?.active?.scriptURL))).toBe(
+      `${site.url}/sw.js`,
+    );
     await page.close();
   });
 

@@ -43,7 +43,9 @@ describe('article page weight', () => {
       }));
     const total = (key: 'raw' | 'gzip' | 'brotli', only?: string) => rows.filter((r) => !only || r.type === only).reduce((sum, r) => sum + r[key], 0);
     console.table(rows);
-    console.log(`article page before interaction: ${total('gzip')} B gzip, ${total('brotli')} B brotli; JavaScript ${total('gzip', 'script')} B gzip, ${total('brotli', 'script')} B brotli`);
+    console.log(
+      `article page before interaction: ${total('gzip')} B gzip, ${total('brotli')} B brotli; JavaScript ${total('gzip', 'script')} B gzip, ${total('brotli', 'script')} B brotli`,
+    );
     expect(rows.some((r) => r.path.includes('/chunks/search-'))).toBe(false);
     expect(total('gzip')).toBeLessThanOrEqual(BUDGET);
     await page.close();

@@ -8,8 +8,14 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildSearchFiles, type SearchEntry } from '../../site/indexes/searchIndex.ts';
 import { SearchEngine } from '../../site/client/search/engine.ts';
 
-const TOPIC = 'poker betting odds bankroll strategy tournament cash game holdem omaha bluff tells variance sportsbook parlay handicap spread moneyline roulette blackjack baccarat craps slots casino bonus wagering limits addiction exclusion community forum management hedging arbitrage value line movement closing expected probability statistics psychology tilt discipline session review study group home club online live esports football tennis basketball horse racing'.split(' ');
-const GLUE = 'the a of to in for and how why what your with without from beyond about explained guide tips mistakes basics advanced simple complete practical honest'.split(' ');
+const TOPIC =
+  'poker betting odds bankroll strategy tournament cash game holdem omaha bluff tells variance sportsbook parlay handicap spread moneyline roulette blackjack baccarat craps slots casino bonus wagering limits addiction exclusion community forum management hedging arbitrage value line movement closing expected probability statistics psychology tilt discipline session review study group home club online live esports football tennis basketball horse racing'.split(
+    ' ',
+  );
+const GLUE =
+  'the a of to in for and how why what your with without from beyond about explained guide tips mistakes basics advanced simple complete practical honest'.split(
+    ' ',
+  );
 
 /** A deterministic pseudo-random generator (mulberry32). */
 function random(seed: number): () => number {
@@ -46,7 +52,18 @@ export interface QueryBytes {
   hits: number;
 }
 
-export const QUERIES = ['poker', 'bankroll management', 'strategy poker', 'omaha tips', 'the', 'odds betting guide', 'zzqx', 'tennis hedging', 'holdem tournament mistakes', 'abc'];
+export const QUERIES = [
+  'poker',
+  'bankroll management',
+  'strategy poker',
+  'omaha tips',
+  'the',
+  'odds betting guide',
+  'zzqx',
+  'tennis hedging',
+  'holdem tournament mistakes',
+  'abc',
+];
 
 export async function measureQueries(n: number, queries = QUERIES): Promise<QueryBytes[]> {
   const files = new Map(buildSearchFiles(syntheticCorpus(n)).map((file) => [`/${file.path}`, file.content]));

@@ -9,16 +9,20 @@ import { measureQueries } from './searchBytes.ts';
 const SIZES = process.env.FELT_SEARCH_100K ? [1000, 10_000, 100_000] : [1000, 10_000];
 
 describe('search index size', () => {
-  it.each(SIZES)('a query at %i articles fetches at most 60 KB compressed', async (n) => {
-    const rows = await measureQueries(n);
-    const worst = Math.max(...rows.map((row) => row.gzip));
-    console.log(`search at ${n} articles: worst query ${worst} B gzip, ${Math.max(...rows.map((r) => r.brotli))} B brotli`);
-    console.table(rows);
-    expect(worst).toBeLessThanOrEqual(60 * 1024);
-    // Far below the size of every title: the index is really sharded.
-    const all = rows.find((row) => row.query === 'poker')!;
-    expect(all.files).toBeGreaterThan(1);
-  }, 120_000);
+  it.each(SIZES)(
+    'a query at %i articles fetches at most 60 KB compressed',
+    async (n) => {
+      const rows = await measureQueries(n);
+      const worst = Math.max(...rows.map((row) => row.gzip));
+      console.log(`search at ${n} articles: worst query ${worst} B gzip, ${Math.max(...rows.map((r) => r.brotli))} B brotli`);
+      console.table(rows);
+      expect(worst).toBeLessThanOrEqual(60 * 1024);
+      // Far below the size of every title: the index is really sharded.
+      const all = rows.find((row) => row.query === 'poker')!;
+      expect(all.files).toBeGreaterThan(1);
+    },
+    120_000,
+  );
 
   it('finds every matching title, newest first, whatever the word order', async () => {
     const { syntheticCorpus } = await import('./searchBytes.ts');
@@ -30,7 +34,10 @@ describe('search index size', () => {
     const engine = new SearchEngine('/search/manifest.json', async (url) => JSON.parse(files.get(url)!));
     for (const query of ['TENNIS hedg', 'hedg tennis', 'omaha', 'the poker', 'a b c']) {
       const words = query.toLowerCase().split(' ');
-      const expected = corpus.filter((e) => words.every((w) => e.title.toLowerCase().includes(w))).map((e) => e.slug).reverse();
+      const expected = corpus
+        .filter((e) => words.every((w) => e.title.toLowerCase().includes(w)))
+        .map((e) => e.slug)
+        .reverse();
       const found: string[] = [];
       for (let page = await engine.search(query); ; page = await page.next()) {
         found.push(...page.hits.map((h) => h.slug));

@@ -65,7 +65,7 @@ describe('colour', () => {
 });
 
 describe('help', () => {
-  it('ends every command\'s help with examples', async () => {
+  it("ends every command's help with examples", async () => {
     const { createProgram } = await import('../../cli/main.ts');
     const program = createProgram();
     for (const command of [program, ...program.commands.filter((c) => c.name() !== 'help')]) {

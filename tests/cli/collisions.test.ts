@@ -27,7 +27,8 @@ async function felt(cwd: string, ...args: string[]): Promise<{ code: number; std
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) files[path.relative(dir, path.join(entry.parentPath, entry.name))] = (await readFile(path.join(entry.parentPath, entry.name))).toString('base64');
+    if (entry.isFile())
+      files[path.relative(dir, path.join(entry.parentPath, entry.name))] = (await readFile(path.join(entry.parentPath, entry.name))).toString('base64');
   }
   return files;
 }
@@ -62,8 +63,12 @@ describe('felt build and felt check on colliding routes', () => {
     expect(check.code).toBe(1);
     const checked = check.stdout.split('\n').filter((line) => line.startsWith('error'));
     expect(checked).toEqual([
-      expect.stringMatching(/^error +content\/categories\.json:\d+ field "pokerGuides\.slug": category "authors" and the authors page both write authors\/index\.html and page-data\/authors\/page-data\.json \(rename the category slug\)$/),
-      expect.stringMatching(/^error +content\/categories\.json:\d+ field "bettingStrategies\.slug": category "404" and the 404 page both write page-data\/404\/page-data\.json \(rename the category slug\)$/),
+      expect.stringMatching(
+        /^error +content\/categories\.json:\d+ field "pokerGuides\.slug": category "authors" and the authors page both write authors\/index\.html and page-data\/authors\/page-data\.json \(rename the category slug\)$/,
+      ),
+      expect.stringMatching(
+        /^error +content\/categories\.json:\d+ field "bettingStrategies\.slug": category "404" and the 404 page both write page-data\/404\/page-data\.json \(rename the category slug\)$/,
+      ),
     ]);
     expect(`${build.stderr}${check.stderr}${check.stdout}`).not.toMatch(/^\s+at /m);
   });

@@ -68,7 +68,11 @@ describe('a wrapped failure prints one line; FELT_DEBUG=1 adds its causes', () =
     const out = path.join(blocker, 'dist');
 
     expect(await felt('build', '--content', content, '--out', out)).toBe(1);
-    expect(printed()).toEqual([expect.stringMatching(/^felt: .*a-file\/dist\S*: found a file where a folder should be \(while preparing the output folder\)\. choose another folder with --out$/)]);
+    expect(printed()).toEqual([
+      expect.stringMatching(
+        /^felt: .*a-file\/dist\S*: found a file where a folder should be \(while preparing the output folder\)\. choose another folder with --out$/,
+      ),
+    ]);
 
     err.length = 0;
     process.env.FELT_DEBUG = '1';
@@ -118,7 +122,11 @@ describe('secrets in a cause', () => {
   const KEY = 'AIzaSyA1234567890abcdefghijklmnop';
   it.each([
     // The client sends the URL's password as "Authorization: Basic base64(user:password)", and the server quotes it back.
-    ['a password in the storage endpoint', (url: string) => url.replace('http://', `http://felt:${PASSWORD}@`), [PASSWORD, Buffer.from(`felt:${PASSWORD}`).toString('base64')]],
+    [
+      'a password in the storage endpoint',
+      (url: string) => url.replace('http://', `http://felt:${PASSWORD}@`),
+      [PASSWORD, Buffer.from(`felt:${PASSWORD}`).toString('base64')],
+    ],
     ['an API key in the storage endpoint', (url: string) => `${url}/?key=${KEY}`, [KEY]],
   ])('%s is masked in the cause chain under FELT_DEBUG=1', async (_name, endpoint, secrets) => {
     const fixture = await makeFixture();

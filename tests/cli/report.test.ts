@@ -39,7 +39,14 @@ describe('the progress display', () => {
     await wait(30);
     counted.update(3, 4);
     counted.done();
-    expect(out.text().split('\n')).toEqual(['[1/2] copied a.md', 'retrying after 429 in 1.0 s', '[2/2] copied b.md', 'building: loading content…', 'building pages [##################......] 3/4', '']);
+    expect(out.text().split('\n')).toEqual([
+      '[1/2] copied a.md',
+      'retrying after 429 in 1.0 s',
+      '[2/2] copied b.md',
+      'building: loading content…',
+      'building pages [##################......] 3/4',
+      '',
+    ]);
   });
 
   it('with a delay, draws nothing for work that ends before it, and nothing once done', async () => {

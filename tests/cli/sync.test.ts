@@ -46,18 +46,24 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
   };
   const put = async (b: Bucket, slug: string, title: string, locale = 'en_US') =>
     b.write(`articles/${locale}/${slug}.md`, Buffer.from(articleSource(slug, title, locale)), { contentType: 'text/markdown; charset=utf-8' });
-  const transfers = () => gcs.log.filter((r) => ['object.upload', 'object.upload.start', 'object.download', 'object.rewrite', 'object.delete', 'object.patch'].includes(r.kind)).length;
+  const transfers = () =>
+    gcs.log.filter((r) => ['object.upload', 'object.upload.start', 'object.download', 'object.rewrite', 'object.delete', 'object.patch'].includes(r.kind))
+      .length;
 
   it('publish shows the plan, needs --yes, copies only what changed, and respects generations', async () => {
     const dev = await bucket('felt-test-dev');
     await put(dev, 'alpha', 'Alpha');
     await put(dev, 'beta', 'Beta');
     const { reporter, streams } = quiet();
-    await expect(publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter })).rejects.toThrow(/production not written: 2 articles would change/);
+    await expect(publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter })).rejects.toThrow(
+      /production not written: 2 articles would change/,
+    );
     expect(streams.out()).toMatch(/new\s+articles\/en_US\/alpha\.md/);
     const prod = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test');
     expect(await prod.exists()).toBe(false);
-    await expect(publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter: quiet().reporter, confirm: async () => false })).rejects.toThrow(/not confirmed/);
+    await expect(
+      publish({ contentDir: fixture.contentDir, all: true, storage: choice(), reporter: quiet().reporter, confirm: async () => false }),
+    ).rejects.toThrow(/not confirmed/);
 
     const first = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
     expect(first.copied).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md']);
@@ -74,7 +80,9 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(dry.written).toBe(false);
     const raced = await publish({ contentDir: fixture.contentDir, slugs: ['alpha'], yes: true, storage: choice(), reporter: quiet().reporter });
     expect(raced.copied).toEqual(['articles/en_US/alpha.md']);
-    await expect(publish({ contentDir: fixture.contentDir, slugs: ['nope'], yes: true, storage: choice(), reporter: quiet().reporter })).rejects.toThrow(/not in .*: nope/);
+    await expect(publish({ contentDir: fixture.contentDir, slugs: ['nope'], yes: true, storage: choice(), reporter: quiet().reporter })).rejects.toThrow(
+      /not in .*: nope/,
+    );
   });
 
   it('publish refuses to overwrite a production object changed after the plan', async () => {
@@ -140,7 +148,11 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     // A process that has ended: its temporary files can only be leftovers.
     const ended = spawn(process.execPath, ['-e', '']);
     await new Promise((resolve) => ended.on('exit', resolve));
-    const leftovers = { dead: `${TEMP_MARK}${ended.pid}-0a1b2c3d4e5f-one.md.tmp`, old: `${TEMP_MARK}${process.pid}-0a1b2c3d4e5f-two.md.tmp`, live: `${TEMP_MARK}${process.pid}-abcdefabcdef-three.md.tmp` };
+    const leftovers = {
+      dead: `${TEMP_MARK}${ended.pid}-0a1b2c3d4e5f-one.md.tmp`,
+      old: `${TEMP_MARK}${process.pid}-0a1b2c3d4e5f-two.md.tmp`,
+      live: `${TEMP_MARK}${process.pid}-abcdefabcdef-three.md.tmp`,
+    };
     for (const name of Object.values(leftovers)) await writeFile(path.join(folder, name), '---\ntitle: half');
     // Written an hour ago by a process id that runs now (ids are reused): a leftover all the same.
     const hourAgo = new Date(Date.now() - 3_600_000);
@@ -163,7 +175,16 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await writeFile(path.join(dist, 'assets', 'big-7A7A7A7A.css'), 'a{}'.repeat(100_000));
     // Incompressible, so it stays over resumableAbove and goes up resumable.
     await writeFile(path.join(dist, 'assets', 'photo-5B5B5B5B.png'), randomBytes(150_000));
-    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, resumableAbove: 100_000, ...extra });
+    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) =>
+      deploy({
+        contentDir: fixture.contentDir,
+        distDir: dist,
+        bucket: 'felt-site',
+        storage: choice(),
+        reporter: quiet().reporter,
+        resumableAbove: 100_000,
+        ...extra,
+      });
 
     const first = await run();
     expect(first.upload).toHaveLength(5);
@@ -191,54 +212,60 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await expect(run({ distDir: path.join(fixture.root, 'nothing') })).rejects.toThrow(/is missing or empty/);
   });
 
-  it(kind === 'gcs' ? 'deploy stores text files gzip-encoded, a reader gets them back as they were, and --no-gzip stores them as they are' : 'deploy to a folder bucket stores files as they are', async () => {
-    const dist = path.join(fixture.root, 'dist');
-    await mkdir(path.join(dist, 'assets'), { recursive: true });
-    const page = `<!doctype html><html lang="en"><title>Home</title>${'<p>Bankroll management, one unit at a time.</p>'.repeat(200)}</html>`;
-    await writeFile(path.join(dist, 'index.html'), page);
-    await writeFile(path.join(dist, 'assets', 'app-4F2K9QZ1.js'), `export const x = ${JSON.stringify('odds '.repeat(2000))};`);
-    await writeFile(path.join(dist, 'tiny.txt'), 'ok'); // under 512 bytes: not worth compressing
-    await writeFile(path.join(dist, 'logo-5B5B5B5B.png'), randomBytes(4000));
-    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, ...extra });
-    const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
+  it(
+    kind === 'gcs'
+      ? 'deploy stores text files gzip-encoded, a reader gets them back as they were, and --no-gzip stores them as they are'
+      : 'deploy to a folder bucket stores files as they are',
+    async () => {
+      const dist = path.join(fixture.root, 'dist');
+      await mkdir(path.join(dist, 'assets'), { recursive: true });
+      const page = `<!doctype html><html lang="en"><title>Home</title>${'<p>Bankroll management, one unit at a time.</p>'.repeat(200)}</html>`;
+      await writeFile(path.join(dist, 'index.html'), page);
+      await writeFile(path.join(dist, 'assets', 'app-4F2K9QZ1.js'), `export const x = ${JSON.stringify('odds '.repeat(2000))};`);
+      await writeFile(path.join(dist, 'tiny.txt'), 'ok'); // under 512 bytes: not worth compressing
+      await writeFile(path.join(dist, 'logo-5B5B5B5B.png'), randomBytes(4000));
+      const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) =>
+        deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, ...extra });
+      const site = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-site');
 
-    const first = await run();
-    expect(first.upload).toHaveLength(4);
-    const index = (await site.stat('index.html'))!;
-    if (kind === 'local') {
-      expect(first.gzipped).toEqual([]);
-      expect(index.contentEncoding).toBeUndefined();
+      const first = await run();
+      expect(first.upload).toHaveLength(4);
+      const index = (await site.stat('index.html'))!;
+      if (kind === 'local') {
+        expect(first.gzipped).toEqual([]);
+        expect(index.contentEncoding).toBeUndefined();
+        expect((await site.read('index.html')).toString()).toBe(page);
+        return;
+      }
+      expect(first.gzipped).toEqual(['assets/app-4F2K9QZ1.js', 'index.html']);
+      expect(index).toMatchObject({ contentType: 'text/html; charset=utf-8', contentEncoding: 'gzip', cacheControl: REVALIDATE });
+      const stored = gcs.buckets.get('felt-site')!.get('index.html')!.data;
+      expect(stored.length).toBeLessThan(page.length / 10);
+      expect(gunzipSync(stored).toString()).toBe(page);
+      expect((await site.stat('tiny.txt'))!.contentEncoding).toBeUndefined();
+      expect((await site.stat('logo-5B5B5B5B.png'))!.contentEncoding).toBeUndefined();
+      // The real client (as any reader) gets the page back as it was.
       expect((await site.read('index.html')).toString()).toBe(page);
-      return;
-    }
-    expect(first.gzipped).toEqual(['assets/app-4F2K9QZ1.js', 'index.html']);
-    expect(index).toMatchObject({ contentType: 'text/html; charset=utf-8', contentEncoding: 'gzip', cacheControl: REVALIDATE });
-    const stored = gcs.buckets.get('felt-site')!.get('index.html')!.data;
-    expect(stored.length).toBeLessThan(page.length / 10);
-    expect(gunzipSync(stored).toString()).toBe(page);
-    expect((await site.stat('tiny.txt'))!.contentEncoding).toBeUndefined();
-    expect((await site.stat('logo-5B5B5B5B.png'))!.contentEncoding).toBeUndefined();
-    // The real client (as any reader) gets the page back as it was.
-    expect((await site.read('index.html')).toString()).toBe(page);
-    // A browser: compressed bytes with Content-Encoding: gzip, and fetch decodes them.
-    const response = await fetch(`${gcs.url}/storage/v1/b/felt-site/o/index.html?alt=media`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(response.headers.get('content-encoding')).toBe('gzip');
-    expect(await response.text()).toBe(page);
+      // A browser: compressed bytes with Content-Encoding: gzip, and fetch decodes them.
+      const response = await fetch(`${gcs.url}/storage/v1/b/felt-site/o/index.html?alt=media`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(response.headers.get('content-encoding')).toBe('gzip');
+      expect(await response.text()).toBe(page);
 
-    // Unchanged sources are not uploaded again, whatever the compressor would make of them.
-    gcs.resetLog();
-    const again = await run();
-    expect(again).toMatchObject({ upload: [], unchanged: 4 });
-    expect(transfers()).toBe(0);
+      // Unchanged sources are not uploaded again, whatever the compressor would make of them.
+      gcs.resetLog();
+      const again = await run();
+      expect(again).toMatchObject({ upload: [], unchanged: 4 });
+      expect(transfers()).toBe(0);
 
-    // A changed page goes up compressed again; --no-gzip replaces the compressed objects.
-    await writeFile(path.join(dist, 'index.html'), page.replace('Home', 'Front page'));
-    expect(await run()).toMatchObject({ upload: ['index.html'], gzipped: ['index.html'] });
-    const plain = await run({ gzip: false });
-    expect(plain).toMatchObject({ upload: ['assets/app-4F2K9QZ1.js', 'index.html'], gzipped: [] });
-    expect((await site.stat('index.html'))!.contentEncoding).toBeUndefined();
-    expect(gcs.buckets.get('felt-site')!.get('index.html')!.data.toString()).toBe(page.replace('Home', 'Front page'));
-  });
+      // A changed page goes up compressed again; --no-gzip replaces the compressed objects.
+      await writeFile(path.join(dist, 'index.html'), page.replace('Home', 'Front page'));
+      expect(await run()).toMatchObject({ upload: ['index.html'], gzipped: ['index.html'] });
+      const plain = await run({ gzip: false });
+      expect(plain).toMatchObject({ upload: ['assets/app-4F2K9QZ1.js', 'index.html'], gzipped: [] });
+      expect((await site.stat('index.html'))!.contentEncoding).toBeUndefined();
+      expect(gcs.buckets.get('felt-site')!.get('index.html')!.data.toString()).toBe(page.replace('Home', 'Front page'));
+    },
+  );
 
   it("deploy gives the operator's own files (a PDF, fonts) and feeds their content types, and gzips only the text", async () => {
     const dist = path.join(fixture.root, 'dist');
@@ -247,7 +274,10 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await writeFile(path.join(dist, 'rules.pdf'), Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(2000)]));
     await writeFile(path.join(dist, 'fonts', 'brand.woff2'), randomBytes(2000));
     await writeFile(path.join(dist, 'fonts', 'brand.woff'), randomBytes(2000));
-    await writeFile(path.join(dist, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?><urlset>${'<url><loc>https://example.com/a</loc></url>'.repeat(50)}</urlset>`);
+    await writeFile(
+      path.join(dist, 'sitemap.xml'),
+      `<?xml version="1.0" encoding="UTF-8"?><urlset>${'<url><loc>https://example.com/a</loc></url>'.repeat(50)}</urlset>`,
+    );
     await writeFile(path.join(dist, 'feed.atom'), `<?xml version="1.0" encoding="UTF-8"?><feed>${'<entry><title>Odds</title></entry>'.repeat(50)}</feed>`);
     const result = await deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter });
     expect(result.failed).toEqual([]);
@@ -269,43 +299,51 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     }
   });
 
-  it(kind === 'gcs' ? "deploy sets the bucket's website pages when they differ, and only warns when it may not" : 'deploy leaves a folder bucket without website pages', async () => {
-    const dist = path.join(fixture.root, 'dist');
-    await mkdir(dist, { recursive: true });
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
-    await writeFile(path.join(dist, '404.html'), '<!doctype html><title>Not found</title>');
-    const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => {
-      const { reporter, streams } = quiet();
-      return deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter, ...extra }).then((result) => ({ result, streams }));
-    };
-    const first = await run();
-    if (kind === 'local') {
-      expect(first.result.website).toBeUndefined();
-      return;
-    }
-    const pages = { mainPageSuffix: 'index.html', notFoundPage: '404.html' };
-    expect(gcs.websites.get('felt-site')).toEqual(pages);
-    expect(first.streams.out()).toContain('website pages: folders index.html, missing pages 404.html (now: none)');
+  it(
+    kind === 'gcs'
+      ? "deploy sets the bucket's website pages when they differ, and only warns when it may not"
+      : 'deploy leaves a folder bucket without website pages',
+    async () => {
+      const dist = path.join(fixture.root, 'dist');
+      await mkdir(dist, { recursive: true });
+      await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+      await writeFile(path.join(dist, '404.html'), '<!doctype html><title>Not found</title>');
+      const run = (extra: Partial<Parameters<typeof deploy>[0]> = {}) => {
+        const { reporter, streams } = quiet();
+        return deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter, ...extra }).then((result) => ({
+          result,
+          streams,
+        }));
+      };
+      const first = await run();
+      if (kind === 'local') {
+        expect(first.result.website).toBeUndefined();
+        return;
+      }
+      const pages = { mainPageSuffix: 'index.html', notFoundPage: '404.html' };
+      expect(gcs.websites.get('felt-site')).toEqual(pages);
+      expect(first.streams.out()).toContain('website pages: folders index.html, missing pages 404.html (now: none)');
 
-    gcs.resetLog();
-    expect((await run()).result.website).toBeUndefined();
-    expect(gcs.count('bucket.patch')).toBe(0);
+      gcs.resetLog();
+      expect((await run()).result.website).toBeUndefined();
+      expect(gcs.count('bucket.patch')).toBe(0);
 
-    // Someone changed them by hand: --no-website leaves them, a plain deploy puts them back.
-    gcs.websites.set('felt-site', { mainPageSuffix: 'home.html' });
-    await run({ website: false });
-    expect(gcs.websites.get('felt-site')).toEqual({ mainPageSuffix: 'home.html' });
-    await run();
-    expect(gcs.websites.get('felt-site')).toEqual(pages);
+      // Someone changed them by hand: --no-website leaves them, a plain deploy puts them back.
+      gcs.websites.set('felt-site', { mainPageSuffix: 'home.html' });
+      await run({ website: false });
+      expect(gcs.websites.get('felt-site')).toEqual({ mainPageSuffix: 'home.html' });
+      await run();
+      expect(gcs.websites.get('felt-site')).toEqual(pages);
 
-    // An account that may upload objects but not change the bucket: the files go up, a warning says what to do.
-    gcs.websites.delete('felt-site');
-    gcs.forbidden.add('bucket.patch');
-    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home, again</title>');
-    const limited = await run();
-    expect(limited.result.upload).toEqual(['index.html']);
-    expect(limited.result.failed).toEqual([]);
-    expect(limited.result.website?.error).toMatch(/storage\.buckets\.update/);
-    expect(limited.streams.err()).toContain('gcloud storage buckets update gs://felt-site --web-main-page-suffix=index.html --web-error-page=404.html');
-  });
+      // An account that may upload objects but not change the bucket: the files go up, a warning says what to do.
+      gcs.websites.delete('felt-site');
+      gcs.forbidden.add('bucket.patch');
+      await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home, again</title>');
+      const limited = await run();
+      expect(limited.result.upload).toEqual(['index.html']);
+      expect(limited.result.failed).toEqual([]);
+      expect(limited.result.website?.error).toMatch(/storage\.buckets\.update/);
+      expect(limited.streams.err()).toContain('gcloud storage buckets update gs://felt-site --web-main-page-suffix=index.html --web-error-page=404.html');
+    },
+  );
 });

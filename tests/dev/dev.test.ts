@@ -91,7 +91,11 @@ describe('felt dev', () => {
     const rebuilds: string[] = [];
     for (const title of titles) {
       const rebuilt = dev.rebuilt();
-      const saved = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'first-steps', title }) });
+      const saved = await fetch(`${dev.url}/__felt/title`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: 'first-steps', title }),
+      });
       expect(saved.status).toBe(204);
       const outcome = await Promise.race([rebuilt.then(() => 'rebuilt'), sleep(5000).then(() => 'no rebuild in 5 s')]);
       rebuilds.push(`${title}: ${outcome}`);
@@ -103,7 +107,11 @@ describe('felt dev', () => {
   });
 
   it('refuses title edits from other origins and bad slugs', async () => {
-    const foreign = await fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'table-talk', title: 'pwned' }) });
+    const foreign = await fetch(`${dev.url}/__felt/title`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'table-talk', title: 'pwned' }),
+    });
     expect(foreign.status).toBe(403);
     const traversal = await fetch(`${dev.url}/__felt/title`, { method: 'POST', body: JSON.stringify({ slug: '../../site', title: 'x' }) });
     expect(traversal.status).toBe(400);
@@ -130,7 +138,12 @@ describe('replacing a title', () => {
 });
 
 describe('titles the editor refuses and keeps (issue 16)', () => {
-  const post = (title: string) => fetch(`${dev.url}/__felt/title`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'poker-basics', title }) });
+  const post = (title: string) =>
+    fetch(`${dev.url}/__felt/title`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'poker-basics', title }),
+    });
   const file = () => path.join(content, 'articles/en_US/poker-basics.md');
 
   it.each([
@@ -150,7 +163,18 @@ describe('titles the editor refuses and keeps (issue 16)', () => {
 
   it('saves any title felt check accepts, and felt check reads back the same title', async () => {
     const folder = await fixtureCopy();
-    const titles = ['Quotes "double" and \'single\'', 'Back\\slash \\n and \\u0041', '# Not a comment: key: value', '- a list? no', '--- three dashes', 'Tab\there', 'Emoji 🂡 and 한국어', 'Line\u2028separator and next\u0085line', '&amp; <b>bold</b> {{x}}', "It's 'yes' & no"];
+    const titles = [
+      'Quotes "double" and \'single\'',
+      'Back\\slash \\n and \\u0041',
+      '# Not a comment: key: value',
+      '- a list? no',
+      '--- three dashes',
+      'Tab\there',
+      'Emoji 🂡 and 한국어',
+      'Line\u2028separator and next\u0085line',
+      '&amp; <b>bold</b> {{x}}',
+      "It's 'yes' & no",
+    ];
     const loaded = [];
     for (const title of titles) {
       await saveArticleTitle(folder, 'en_US', 'table-talk', title);
@@ -167,10 +191,12 @@ describe('felt dev behind a rebound name', () => {
     const http = await import('node:http');
     const { port } = new URL(dev.url);
     const status = await new Promise<number>((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: '/__felt/events', headers: { host: `rebind.example:${port}` } }, (response) => {
-        resolve(response.statusCode!);
-        response.destroy();
-      }).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/__felt/events', headers: { host: `rebind.example:${port}` } }, (response) => {
+          resolve(response.statusCode!);
+          response.destroy();
+        })
+        .on('error', reject);
     });
     expect(status).toBe(403);
   });

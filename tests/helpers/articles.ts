@@ -19,7 +19,11 @@ const TEXT: Record<Language, { paragraphs: string[]; headings: string[]; words: 
       'Set a limit before you sit down and write it where you will see it. When the limit is reached, stop, even if the table feels lucky; the feeling is a trick of memory and the next hand does not know what happened before.',
     ],
     headings: ['Why the basics matter', 'How to put it into practice', 'Common mistakes to avoid', 'Keeping it fun and safe'],
-    words: [['Practical', 'Patient', 'Careful', 'Smart', 'Simple', 'Steady', 'Honest', 'Clear', 'Calm', 'Modern'], ['Bankroll', 'Position', 'Odds', 'Tells', 'Limits', 'Tournament', 'Staking', 'Variance', 'Bluffing', 'Discipline'], ['Habits', 'Lessons', 'Rules', 'Secrets', 'Plans', 'Checklists', 'Principles', 'Notes', 'Methods', 'Ideas']],
+    words: [
+      ['Practical', 'Patient', 'Careful', 'Smart', 'Simple', 'Steady', 'Honest', 'Clear', 'Calm', 'Modern'],
+      ['Bankroll', 'Position', 'Odds', 'Tells', 'Limits', 'Tournament', 'Staking', 'Variance', 'Bluffing', 'Discipline'],
+      ['Habits', 'Lessons', 'Rules', 'Secrets', 'Plans', 'Checklists', 'Principles', 'Notes', 'Methods', 'Ideas'],
+    ],
     description: 'A practical guide for careful players, with clear habits, real limits and no promises of easy wins.',
   },
   ru: {
@@ -29,7 +33,11 @@ const TEXT: Record<Language, { paragraphs: string[]; headings: string[]; words: 
       'Установите лимит до того, как сядете за стол, и запишите его там, где он будет на виду. Когда лимит исчерпан, остановитесь, даже если кажется, что везение рядом: следующая раздача ничего не знает о предыдущих.',
     ],
     headings: ['Почему основы важны', 'Как применять это на практике', 'Частые ошибки', 'Игра без вреда для себя'],
-    words: [['Практичные', 'Спокойные', 'Разумные', 'Простые', 'Честные', 'Понятные', 'Надёжные', 'Точные', 'Полезные', 'Новые'], ['советы', 'правила', 'привычки', 'уроки', 'заметки', 'идеи', 'методы', 'принципы', 'шаги', 'приёмы'], ['банкролла', 'позиции', 'турниров', 'лимитов', 'ставок', 'блефа', 'дисперсии', 'шансов', 'дисциплины', 'анализа']],
+    words: [
+      ['Практичные', 'Спокойные', 'Разумные', 'Простые', 'Честные', 'Понятные', 'Надёжные', 'Точные', 'Полезные', 'Новые'],
+      ['советы', 'правила', 'привычки', 'уроки', 'заметки', 'идеи', 'методы', 'принципы', 'шаги', 'приёмы'],
+      ['банкролла', 'позиции', 'турниров', 'лимитов', 'ставок', 'блефа', 'дисперсии', 'шансов', 'дисциплины', 'анализа'],
+    ],
     description: 'Практическое руководство для внимательных игроков: понятные привычки, разумные лимиты и никаких обещаний лёгкой победы.',
   },
   tr: {
@@ -39,7 +47,11 @@ const TEXT: Record<Language, { paragraphs: string[]; headings: string[]; words: 
       'Masaya oturmadan önce bir sınır belirleyin ve bunu göreceğiniz bir yere yazın. Sınıra ulaştığınızda durun, masa şanslı görünse bile; bir sonraki el önceki ellerde ne olduğunu bilmez ve bu his sadece hafızanın bir oyunu.',
     ],
     headings: ['Temel bilgiler neden önemli', 'Bunu pratikte nasıl uygularsınız', 'Sık yapılan hatalar', 'Oyunu keyifli ve güvenli tutmak'],
-    words: [['Pratik', 'Sakin', 'Akıllı', 'Basit', 'Dürüst', 'Net', 'Güvenli', 'Dikkatli', 'Yararlı', 'Yeni'], ['kasa', 'pozisyon', 'turnuva', 'sınır', 'bahis', 'blöf', 'şans', 'oran', 'disiplin', 'analiz'], ['önerileri', 'kuralları', 'alışkanlıkları', 'dersleri', 'notları', 'fikirleri', 'yöntemleri', 'ilkeleri', 'adımları', 'taktikleri']],
+    words: [
+      ['Pratik', 'Sakin', 'Akıllı', 'Basit', 'Dürüst', 'Net', 'Güvenli', 'Dikkatli', 'Yararlı', 'Yeni'],
+      ['kasa', 'pozisyon', 'turnuva', 'sınır', 'bahis', 'blöf', 'şans', 'oran', 'disiplin', 'analiz'],
+      ['önerileri', 'kuralları', 'alışkanlıkları', 'dersleri', 'notları', 'fikirleri', 'yöntemleri', 'ilkeleri', 'adımları', 'taktikleri'],
+    ],
     description: 'Dikkatli oyuncular için pratik bir rehber: net alışkanlıklar, makul sınırlar ve kolay kazanç vaadi yok.',
   },
 };
@@ -58,5 +70,15 @@ export function articleAnswer(language: Language, n: number): ArticleAnswer {
   const title = `${pick(0, 1)} ${pick(1, 10)} ${pick(2, 100)} ${n}`;
   const sections = t.headings.map((h) => `## ${h}\n\n${t.paragraphs.join('\n\n')}`).join('\n\n');
   const body = `${t.paragraphs[0]}\n\n${sections}\n\n- ${t.paragraphs[1]!.split('.')[0]}.\n- ${t.paragraphs[2]!.split('.')[0]}.\n`;
-  return { title, slug: `article-${language}-${n}-${pick(1, 10).toLowerCase().replace(/[^a-z]/g, '') || 'x'}`, description: t.description, subsubcategories: ['Basics', 'Limits'], body };
+  return {
+    title,
+    slug: `article-${language}-${n}-${
+      pick(1, 10)
+        .toLowerCase()
+        .replace(/[^a-z]/g, '') || 'x'
+    }`,
+    description: t.description,
+    subsubcategories: ['Basics', 'Limits'],
+    body,
+  };
 }

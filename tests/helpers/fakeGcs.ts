@@ -14,7 +14,20 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { CRC32C } from '@google-cloud/storage';
 
-export type RequestKind = 'bucket.list' | 'bucket.get' | 'bucket.patch' | 'bucket.insert' | 'object.list' | 'object.get' | 'object.download' | 'object.patch' | 'object.delete' | 'object.upload' | 'object.upload.start' | 'object.rewrite' | 'other';
+export type RequestKind =
+  | 'bucket.list'
+  | 'bucket.get'
+  | 'bucket.patch'
+  | 'bucket.insert'
+  | 'object.list'
+  | 'object.get'
+  | 'object.download'
+  | 'object.patch'
+  | 'object.delete'
+  | 'object.upload'
+  | 'object.upload.start'
+  | 'object.rewrite'
+  | 'other';
 
 export interface LoggedRequest {
   method: string;
@@ -112,7 +125,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       res.writeHead(status, { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
       res.end(json === undefined ? undefined : JSON.stringify(json));
     };
-    const fail = (status: number, message: string) => send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
+    const fail = (status: number, message: string) =>
+      send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
     const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query };
     log.push(entry);
     const precondition = (bucket: string, name: string): boolean => {
@@ -176,15 +190,22 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     }
     const bucketName = parts[1]!;
     const bucket = buckets.get(bucketName);
-    const bucketResource = () => ({ kind: 'storage#bucket', id: bucketName, name: bucketName, ...(websites.has(bucketName) ? { website: websites.get(bucketName) } : {}) });
+    const bucketResource = () => ({
+      kind: 'storage#bucket',
+      id: bucketName,
+      name: bucketName,
+      ...(websites.has(bucketName) ? { website: websites.get(bucketName) } : {}),
+    });
     if (parts.length === 2 && req.method === 'GET') {
       entry.kind = 'bucket.get';
-      if (forbidden.has(entry.kind)) return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.get access to the Google Cloud Storage bucket.' } });
+      if (forbidden.has(entry.kind))
+        return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.get access to the Google Cloud Storage bucket.' } });
       return bucket ? send(200, bucketResource()) : fail(404, 'The specified bucket does not exist.');
     }
     if (parts.length === 2 && req.method === 'PATCH') {
       entry.kind = 'bucket.patch';
-      if (forbidden.has(entry.kind)) return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.update access to the Google Cloud Storage bucket.' } });
+      if (forbidden.has(entry.kind))
+        return send(403, { error: { code: 403, message: 'deployer does not have storage.buckets.update access to the Google Cloud Storage bucket.' } });
       if (!bucket) return fail(404, 'The specified bucket does not exist.');
       const patch = JSON.parse(body.toString('utf8') || '{}') as { website?: { mainPageSuffix?: string; notFoundPage?: string } };
       if (patch.website) websites.set(bucketName, { ...patch.website });
@@ -205,8 +226,19 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!source) return fail(404, 'No such object.');
       if (!buckets.has(targetBucket)) return fail(404, 'no such bucket');
       if (!precondition(targetBucket, targetName)) return fail(412, 'Precondition Failed');
-      const object = store(targetBucket, targetName, source.data, { contentType: source.contentType, contentEncoding: source.contentEncoding, cacheControl: source.cacheControl, metadata: source.metadata });
-      return send(200, { kind: 'storage#rewriteResponse', totalBytesRewritten: String(object.data.length), objectSize: String(object.data.length), done: true, resource: resource(targetBucket, targetName, object) });
+      const object = store(targetBucket, targetName, source.data, {
+        contentType: source.contentType,
+        contentEncoding: source.contentEncoding,
+        cacheControl: source.cacheControl,
+        metadata: source.metadata,
+      });
+      return send(200, {
+        kind: 'storage#rewriteResponse',
+        totalBytesRewritten: String(object.data.length),
+        objectSize: String(object.data.length),
+        done: true,
+        resource: resource(targetBucket, targetName, object),
+      });
     }
     const object = bucket.get(name);
     if (req.method === 'DELETE') {
@@ -270,10 +302,11 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!buckets.has(bucket)) buckets.set(bucket, new Map());
       store(bucket, name, Buffer.from(data), meta);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   } satisfies FakeGcs);
 }
 
@@ -283,7 +316,12 @@ function crc32c(data: Buffer): string {
   return crc.toString();
 }
 
-function listObjects(bucketName: string, bucket: Map<string, StoredObject>, query: Record<string, string>, resource: (b: string, n: string, o: StoredObject) => unknown) {
+function listObjects(
+  bucketName: string,
+  bucket: Map<string, StoredObject>,
+  query: Record<string, string>,
+  resource: (b: string, n: string, o: StoredObject) => unknown,
+) {
   const prefix = query.prefix ?? '';
   const delimiter = query.delimiter;
   const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
@@ -327,4 +365,3 @@ function parseMultipart(contentType: string, body: Buffer): { meta: Record<strin
   });
   return { meta: JSON.parse(metaPart!.toString('utf8')) as Record<string, unknown>, data: dataPart ?? Buffer.alloc(0) };
 }
-

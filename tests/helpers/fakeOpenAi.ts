@@ -67,7 +67,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const delay = reply.delayMs ?? fake.delayMs;
     if (delay) await new Promise((r) => setTimeout(r, delay));
     if (reply.status && reply.status !== 200) {
-      return { status: reply.status, headers: reply.headers ?? {}, json: { error: { message: `fake error ${reply.status}`, type: 'server_error', code: null } } };
+      return {
+        status: reply.status,
+        headers: reply.headers ?? {},
+        json: { error: { message: `fake error ${reply.status}`, type: 'server_error', code: null } },
+      };
     }
     const content = reply.content ?? JSON.stringify(articleAnswer(call.language, call.n));
     return {
@@ -98,7 +102,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       return send(answer.status, answer.json, answer.headers);
     }
     if (req.method === 'POST' && path === '/files') {
-      const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': String(req.headers['content-type']) }, body: new Uint8Array(body) }).formData();
+      const form = await new Request('http://x/', {
+        method: 'POST',
+        headers: { 'content-type': String(req.headers['content-type']) },
+        body: new Uint8Array(body),
+      }).formData();
       const file = form.get('file') as File;
       const stored: StoredFile = { id: `file-${++ids}`, filename: file.name, purpose: String(form.get('purpose')), content: await file.text() };
       files.set(stored.id, stored);
@@ -115,16 +123,39 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       const request = JSON.parse(body.toString('utf8')) as { input_file_id: string; endpoint: string; completion_window: string; metadata?: unknown };
       const input = files.get(request.input_file_id);
       if (!input) return send(400, { error: { message: 'unknown input file' } });
-      const lines = input.content.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { custom_id: string; body: ChatCall['body'] });
+      const lines = input.content
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as { custom_id: string; body: ChatCall['body'] });
       const output: string[] = [];
       for (const line of lines) {
         const answer = await chat(line.body);
-        output.push(JSON.stringify({ id: `resp-${line.custom_id}`, custom_id: line.custom_id, response: { status_code: answer.status, request_id: 'r', body: answer.json }, error: null }));
+        output.push(
+          JSON.stringify({
+            id: `resp-${line.custom_id}`,
+            custom_id: line.custom_id,
+            response: { status_code: answer.status, request_id: 'r', body: answer.json },
+            error: null,
+          }),
+        );
       }
       const out: StoredFile = { id: `file-${++ids}`, filename: 'output.jsonl', purpose: 'batch_output', content: `${output.join('\n')}\n` };
       files.set(out.id, out);
       const id = `batch_${++ids}`;
-      const record = { id, object: 'batch', endpoint: request.endpoint, errors: null, input_file_id: input.id, completion_window: request.completion_window, status: 'completed', output_file_id: out.id, error_file_id: null, created_at: Math.floor(Date.now() / 1000), request_counts: { total: lines.length, completed: lines.length, failed: 0 }, metadata: request.metadata ?? null };
+      const record = {
+        id,
+        object: 'batch',
+        endpoint: request.endpoint,
+        errors: null,
+        input_file_id: input.id,
+        completion_window: request.completion_window,
+        status: 'completed',
+        output_file_id: out.id,
+        error_file_id: null,
+        created_at: Math.floor(Date.now() / 1000),
+        request_counts: { total: lines.length, completed: lines.length, failed: 0 },
+        metadata: request.metadata ?? null,
+      };
       batches.set(id, { record, polls: fake.batchPolls });
       return send(200, { ...record, status: 'validating', output_file_id: null });
     }
@@ -134,7 +165,12 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       if (!batch) return send(404, { error: { message: 'no such batch' } });
       if (batch.polls > 0) {
         batch.polls--;
-        return send(200, { ...batch.record, status: 'in_progress', output_file_id: null, request_counts: { total: (batch.record.request_counts as { total: number }).total, completed: 0, failed: 0 } });
+        return send(200, {
+          ...batch.record,
+          status: 'in_progress',
+          output_file_id: null,
+          request_counts: { total: (batch.record.request_counts as { total: number }).total, completed: 0, failed: 0 },
+        });
       }
       return send(200, batch.record);
     }
@@ -158,6 +194,13 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
 }
 
 function fileObject(file: StoredFile) {
-  return { id: file.id, object: 'file', bytes: Buffer.byteLength(file.content), created_at: Math.floor(Date.now() / 1000), filename: file.filename, purpose: file.purpose, status: 'processed' };
+  return {
+    id: file.id,
+    object: 'file',
+    bytes: Buffer.byteLength(file.content),
+    created_at: Math.floor(Date.now() / 1000),
+    filename: file.filename,
+    purpose: file.purpose,
+    status: 'processed',
+  };
 }
-

@@ -15,11 +15,19 @@ export interface Fixture {
 }
 
 const loc = (en: string) => ({ en, tr: en, ru: en, ko: en });
-const node = (slug: string, title: string, children: Record<string, unknown> | null = null) => ({ slug, title: loc(title), description: loc(`${title} 💰`), children });
+const node = (slug: string, title: string, children: Record<string, unknown> | null = null) => ({
+  slug,
+  title: loc(title),
+  description: loc(`${title} 💰`),
+  children,
+});
 
 export const FIXTURE_CATEGORIES = {
   bettingStrategies: node('betting-strategies', '💰 Betting Strategies', {
-    bankrollManagement: node('bankroll-management', 'Bankroll Management', { kellyCriterion: node('kelly-criterion', 'Kelly Criterion'), unitSizing: node('unit-sizing', 'Unit Sizing') }),
+    bankrollManagement: node('bankroll-management', 'Bankroll Management', {
+      kellyCriterion: node('kelly-criterion', 'Kelly Criterion'),
+      unitSizing: node('unit-sizing', 'Unit Sizing'),
+    }),
     bettingOddsExplained: node('betting-odds-explained', 'Betting Odds Explained'),
     other: node('other-betting-strategies', 'Other'),
   }),

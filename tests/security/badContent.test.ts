@@ -20,12 +20,28 @@ const CORPUS = fileURLToPath(new URL('../fixtures/security/bad-content', import.
 /** File → what its problem must say (and the field, where there is one). */
 const EXPECTED: Record<string, RegExp[]> = {
   'invalid-yaml.md': [/invalid-yaml\.md:2: frontmatter is not valid YAML: Missing closing "quote/],
-  'wrong-types.md': [/field "title": title /, /field "description": description /, /field "author": author /, /field "date": date must be an ISO date/, /field "entities": entities /],
-  'missing-fields.md': [/field "slug": slug is required/, /field "description": description is required/, /field "author": author is required/, /field "date": date is required/, /field "locale": locale is required/, /field "entities": entities is required/],
+  'wrong-types.md': [
+    /field "title": title /,
+    /field "description": description /,
+    /field "author": author /,
+    /field "date": date must be an ISO date/,
+    /field "entities": entities /,
+  ],
+  'missing-fields.md': [
+    /field "slug": slug is required/,
+    /field "description": description is required/,
+    /field "author": author is required/,
+    /field "date": date is required/,
+    /field "locale": locale is required/,
+    /field "entities": entities is required/,
+  ],
   'unknown-author.md': [/field "author": author "Nobody Known" is not in authors\.json/],
   'unknown-category.md': [/field "entities": no known category among "astrology"/],
   'duplicate-slug.md': [/field "slug": slug "duplicate-slug" is used by 2 articles: \S*duplicate-slug(-copy)?\.md, \S*duplicate-slug(-copy)?\.md/],
-  'duplicate-slug-copy.md': [/field "slug": slug "duplicate-slug" is used by 2 articles/, /field "slug": slug "duplicate-slug" differs from the file name "duplicate-slug-copy\.md"/],
+  'duplicate-slug-copy.md': [
+    /field "slug": slug "duplicate-slug" is used by 2 articles/,
+    /field "slug": slug "duplicate-slug" differs from the file name "duplicate-slug-copy\.md"/,
+  ],
   'bom-and-crlf-broken.md': [/bom-and-crlf-broken\.md:2 field "title": title /],
   'empty.md': [/empty\.md: file is empty/],
   'whitespace-only.md': [/whitespace-only\.md: file is empty/],
@@ -53,13 +69,20 @@ beforeAll(async () => {
   await cp(CORPUS, contentDir, { recursive: true });
   const folder = path.join(contentDir, 'articles', 'en_US');
   // 50 MB: a valid frontmatter in front of 50 MB of text.
-  const head = '---\ntitle: Huge\nslug: huge-file\ndescription: Too long.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\n';
+  const head =
+    '---\ntitle: Huge\nslug: huge-file\ndescription: Too long.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\n';
   await writeFile(path.join(folder, 'huge-file.md'), Buffer.concat([Buffer.from(head), Buffer.alloc(50 * 1024 * 1024, 'lorem ipsum ')]));
   // Binary junk: every byte value, NUL included; and bytes that are not UTF-8 at all.
   await writeFile(path.join(folder, 'binary-junk.md'), Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 256)));
   await writeFile(path.join(folder, 'not-utf8.md'), Buffer.from(Array.from({ length: 4096 }, (_, i) => 0x80 + ((i * 31) % 0x7f))));
   // A well-formed article saved as Latin-1 (an editor's default on some systems): "é" is one byte, 0xE9.
-  await writeFile(path.join(folder, 'latin1.md'), Buffer.from('---\ntitle: Café betting\nslug: latin1\ndescription: Saved in the wrong encoding.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\nText.\n', 'latin1'));
+  await writeFile(
+    path.join(folder, 'latin1.md'),
+    Buffer.from(
+      '---\ntitle: Café betting\nslug: latin1\ndescription: Saved in the wrong encoding.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\nText.\n',
+      'latin1',
+    ),
+  );
   try {
     await loadContent(contentDir);
     problems = [];
@@ -75,7 +98,11 @@ describe('malformed content', () => {
     if (process.env.DEBUG_PROBLEMS) console.log(lines.join('\n'));
     for (const [file, patterns] of Object.entries(EXPECTED)) {
       const mine = lines.filter((line) => line.includes(path.basename(file)));
-      for (const pattern of patterns) expect(mine.some((line) => pattern.test(line)), `${file}: ${pattern} in\n${mine.join('\n')}`).toBe(true);
+      for (const pattern of patterns)
+        expect(
+          mine.some((line) => pattern.test(line)),
+          `${file}: ${pattern} in\n${mine.join('\n')}`,
+        ).toBe(true);
     }
     for (const file of ACCEPTED) expect(lines.filter((line) => line.includes(file))).toEqual([]);
     // The fixture's own articles stay clean: only the corpus is reported.

@@ -52,7 +52,10 @@ async function changeContent(): Promise<void> {
   const folder = path.join(content, 'articles', 'en_US');
   for (let i = 0; i < 20; i++) {
     const slug = `round-${round}-${i}`;
-    await writeFile(path.join(folder, `${slug}.md`), articleSource(slug, `Round ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-02-${String((round % 27) + 1).padStart(2, '0')}`));
+    await writeFile(
+      path.join(folder, `${slug}.md`),
+      articleSource(slug, `Round ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-02-${String((round % 27) + 1).padStart(2, '0')}`),
+    );
   }
   for (let i = 0; i < 3; i++) {
     const file = path.join(folder, `bulk-${(round * 7 + i) % ARTICLES}.md`);
@@ -60,7 +63,11 @@ async function changeContent(): Promise<void> {
   }
   for (let i = 0; i < 2; i++) await rm(path.join(folder, `bulk-${(round * 11 + i) % ARTICLES}-gone.md`), { force: true });
   // The deleted ones are round-specific extra articles, so every round deletes something that was built.
-  for (let i = 0; i < 2; i++) await writeFile(path.join(folder, `bulk-${(round * 11 + 11 + i) % ARTICLES}-gone.md`), articleSource(`bulk-${(round * 11 + 11 + i) % ARTICLES}-gone`, `Soon Gone ${round} ${i}`));
+  for (let i = 0; i < 2; i++)
+    await writeFile(
+      path.join(folder, `bulk-${(round * 11 + 11 + i) % ARTICLES}-gone.md`),
+      articleSource(`bulk-${(round * 11 + 11 + i) % ARTICLES}-gone`, `Soon Gone ${round} ${i}`),
+    );
 }
 
 /** A cold build of the same content in another folder: the exact bytes the new build must serve. */
@@ -97,9 +104,15 @@ async function expectWhole(previous: Tree, next: Tree, what: string): Promise<'p
 async function expectFinished(next: Tree, what: string): Promise<void> {
   expect(same(await tree(out), next), `${what}: the next build serves the new site`).toBe(true);
   const releases = await readdir(`${out}.releases`);
-  expect(releases.filter((name) => name.startsWith('.')), `${what}: staging leftovers`).toEqual([]);
+  expect(
+    releases.filter((name) => name.startsWith('.')),
+    `${what}: staging leftovers`,
+  ).toEqual([]);
   expect(releases.length, `${what}: releases kept`).toBeLessThanOrEqual(2);
-  expect((await readdir(base)).filter((name) => name.startsWith('dist') && name !== 'dist' && name !== 'dist.releases'), what).toEqual([]);
+  expect(
+    (await readdir(base)).filter((name) => name.startsWith('dist') && name !== 'dist' && name !== 'dist.releases'),
+    what,
+  ).toEqual([]);
   expect(path.resolve(base, await readlink(out))).toMatch(/dist\.releases\/[^/]+$/);
 }
 
@@ -108,7 +121,14 @@ beforeAll(async () => {
   base = await tempDir('felt-crash-');
   content = await fixtureCopy();
   const folder = path.join(content, 'articles', 'en_US');
-  await Promise.all(Array.from({ length: ARTICLES }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(30)}\n`))));
+  await Promise.all(
+    Array.from({ length: ARTICLES }, (_, i) =>
+      writeFile(
+        path.join(folder, `bulk-${i}.md`),
+        articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(30)}\n`),
+      ),
+    ),
+  );
   out = path.join(base, 'dist');
   const first = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
   expect(first.code, first.stderr).toBe(0);
@@ -125,49 +145,58 @@ describe('felt build killed at every stage', () => {
     ...CRASH_POINTS.map((point) => ({ point, mode: 'incremental' as const })),
     ...COLD_POINTS.map((point) => ({ point, mode: 'full' as const })),
   ];
-  it.each(cases)('$mode rebuild killed at "$point": dist/ is the previous or the new site, whole; the next build finishes', async ({ point, mode }) => {
-    const previous = await tree(out);
-    await changeContent();
-    const next = await reference();
-    const args = ['build', '--content', content, '--out', out, ...(mode === 'full' ? ['--no-incremental'] : [])];
-    const run = await runFelt(args, { env: { ...env, FELT_CRASH_AT: point }, timeoutMs: 120_000 });
-    expect(run.signal, run.stderr).toBe('SIGKILL');
-    tally.kills++;
-    tally.stages.add(`${mode} ${point}`);
-    const state = await expectWhole(previous, next, `${mode} ${point}`);
-    expect(state).toBe(SERVES_NEW.includes(point) ? 'new' : 'previous');
+  it.each(cases)(
+    '$mode rebuild killed at "$point": dist/ is the previous or the new site, whole; the next build finishes',
+    async ({ point, mode }) => {
+      const previous = await tree(out);
+      await changeContent();
+      const next = await reference();
+      const args = ['build', '--content', content, '--out', out, ...(mode === 'full' ? ['--no-incremental'] : [])];
+      const run = await runFelt(args, { env: { ...env, FELT_CRASH_AT: point }, timeoutMs: 120_000 });
+      expect(run.signal, run.stderr).toBe('SIGKILL');
+      tally.kills++;
+      tally.stages.add(`${mode} ${point}`);
+      const state = await expectWhole(previous, next, `${mode} ${point}`);
+      expect(state).toBe(SERVES_NEW.includes(point) ? 'new' : 'previous');
 
-    const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
-    expect(again.code, again.stderr).toBe(0);
-    await expectFinished(next, `${mode} ${point}`);
-  }, 180_000);
+      const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      await expectFinished(next, `${mode} ${point}`);
+    },
+    180_000,
+  );
 });
 
 describe('felt build killed at random moments while it renders and swaps', () => {
-  it.each([0, 1, 2, 3])('kill %i: dist/ is the previous or the new site, whole', async () => {
-    const previous = await tree(out);
-    await changeContent();
-    const next = await reference();
-    // A kill anywhere from the start to the usual end of such a build (about a second here).
-    const delay = 150 + Math.floor(Math.random() * 1200);
-    let killedAt = 0;
-    const run = await runFelt(['build', '--content', content, '--out', out], {
-      env,
-      timeoutMs: 120_000,
-      onSpawn: (child) => setTimeout(() => {
-        killedAt = delay;
-        child.kill('SIGKILL');
-      }, delay),
-    });
-    if (run.signal === 'SIGKILL') {
-      tally.kills++;
-      tally.stages.add('random');
-    }
-    await expectWhole(previous, next, `random kill after ${killedAt} ms (${run.signal ?? 'finished first'})`);
-    const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
-    expect(again.code, again.stderr).toBe(0);
-    await expectFinished(next, 'random kill');
-  }, 180_000);
+  it.each([0, 1, 2, 3])(
+    'kill %i: dist/ is the previous or the new site, whole',
+    async () => {
+      const previous = await tree(out);
+      await changeContent();
+      const next = await reference();
+      // A kill anywhere from the start to the usual end of such a build (about a second here).
+      const delay = 150 + Math.floor(Math.random() * 1200);
+      let killedAt = 0;
+      const run = await runFelt(['build', '--content', content, '--out', out], {
+        env,
+        timeoutMs: 120_000,
+        onSpawn: (child) =>
+          setTimeout(() => {
+            killedAt = delay;
+            child.kill('SIGKILL');
+          }, delay),
+      });
+      if (run.signal === 'SIGKILL') {
+        tally.kills++;
+        tally.stages.add('random');
+      }
+      await expectWhole(previous, next, `random kill after ${killedAt} ms (${run.signal ?? 'finished first'})`);
+      const again = await runFelt(['build', '--content', content, '--out', out], { env, timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      await expectFinished(next, 'random kill');
+    },
+    180_000,
+  );
 });
 
 describe('faults around the swap', () => {
@@ -206,6 +235,6 @@ describe('faults around the swap', () => {
     expect(run.code, run.stderr).toBe(0);
     expect((await lstat(dir)).isSymbolicLink()).toBe(true);
     expect(linkProblems(await siteFilesOf(dir), SITE_URL)).toEqual([]);
-    expect((await readFile(path.join(dir, 'articles', 'legacy-note', 'index.html'), 'utf8'))).toContain('Legacy Note');
+    expect(await readFile(path.join(dir, 'articles', 'legacy-note', 'index.html'), 'utf8')).toContain('Legacy Note');
   }, 120_000);
 });

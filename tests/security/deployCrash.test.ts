@@ -39,7 +39,14 @@ beforeAll(async () => {
     await writeFile(path.join(fixture.contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
   }
   const folder = path.join(fixture.contentDir, 'articles', 'en_US');
-  await Promise.all(Array.from({ length: 200 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text. '.repeat(30)}\n`))));
+  await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      writeFile(
+        path.join(folder, `bulk-${i}.md`),
+        articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text. '.repeat(30)}\n`),
+      ),
+    ),
+  );
   dist = path.join(fixture.root, 'dist');
   await buildSite({ contentDir: fixture.contentDir, outDir: dist, now: NOW });
 }, 120_000);
@@ -96,7 +103,10 @@ async function nightly(round: number): Promise<void> {
   const folder = path.join(fixture.contentDir, 'articles', 'en_US');
   for (let i = 0; i < 20; i++) {
     const slug = `night-${round}-${i}`;
-    await writeFile(path.join(folder, `${slug}.md`), articleSource(slug, `Night ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-03-${String(round + 1).padStart(2, '0')}`));
+    await writeFile(
+      path.join(folder, `${slug}.md`),
+      articleSource(slug, `Night ${round} Article ${i}`).replace('date: 2026-01-02', `date: 2026-03-${String(round + 1).padStart(2, '0')}`),
+    );
   }
   for (let i = 0; i < 3; i++) {
     const file = path.join(folder, `bulk-${round * 10 + i}.md`);
@@ -118,7 +128,9 @@ describe('felt deploy in link order', () => {
   it('the nightly deploy (new, edited and deleted articles, --delete): every state of the bucket is whole, and the bucket ends equal to dist/', async () => {
     for (const round of [1, 2]) {
       await nightly(round);
-      const watched = await watchEveryState(() => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }));
+      const watched = await watchEveryState(() =>
+        deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+      );
       expect(watched.snapshots).toBeGreaterThan(20);
       expect(watched.firstBroken, `night ${round}`).toBeUndefined();
       const local = await siteFilesOf(dist);
@@ -153,7 +165,9 @@ describe('felt deploy in link order', () => {
     });
     expect(killed).toBe(true);
     expect(watched.firstBroken).toBeUndefined();
-    const rerun = await watchEveryState(() => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }));
+    const rerun = await watchEveryState(() =>
+      deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+    );
     expect(rerun.firstBroken).toBeUndefined();
     const local = await siteFilesOf(dist);
     expect([...bucketFiles().keys()].sort()).toEqual([...local.keys()].sort());

@@ -30,10 +30,13 @@ afterAll(() => dev?.close());
 function post(headers: Record<string, string>, body: unknown): Promise<number> {
   const url = new URL(dev.url);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, path: '/__felt/title', method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode!));
-    });
+    const request = http.request(
+      { host: url.hostname, port: url.port, path: '/__felt/title', method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode!));
+      },
+    );
     request.on('error', reject);
     request.end(JSON.stringify(body));
   });
@@ -47,7 +50,7 @@ describe('felt dev title editor', () => {
     expect(await readFile(article, 'utf8')).toBe(original);
   });
 
-  it('refuses a post through DNS rebinding (Origin and Host both the attacker\'s name)', async () => {
+  it("refuses a post through DNS rebinding (Origin and Host both the attacker's name)", async () => {
     const port = new URL(dev.url).port;
     for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`]) {
       expect(await post({ Host: host, Origin: `http://${host}` }, { slug: 'first-steps', title: 'Defaced' }), host).toBe(403);

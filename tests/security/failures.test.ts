@@ -42,16 +42,38 @@ async function mountSmallTmpfs(): Promise<string | undefined> {
 
 async function withInfoPages(contentDir: string): Promise<void> {
   await mkdir(path.join(contentDir, 'pages', 'en'), { recursive: true });
-  for (const id of ['about-us', 'privacy-policy', 'terms']) await writeFile(path.join(contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
+  for (const id of ['about-us', 'privacy-policy', 'terms'])
+    await writeFile(path.join(contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
 }
 
 const generate = (baseUrl: string, extra: string[] = []) =>
-  runFelt(['generate', '--content', project.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '1', '--attempts', '1', '--timeout', '1', '--date', '2026-05-01', ...extra], {
-    env: cleanEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseUrl }),
-    timeoutMs: 150_000,
-  });
+  runFelt(
+    [
+      'generate',
+      '--content',
+      project.contentDir,
+      '--storage',
+      'local',
+      '--locale',
+      'en_US',
+      '--count',
+      '1',
+      '--attempts',
+      '1',
+      '--timeout',
+      '1',
+      '--date',
+      '2026-05-01',
+      ...extra,
+    ],
+    {
+      env: cleanEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: baseUrl }),
+      timeoutMs: 150_000,
+    },
+  );
 
-const pullFrom = (endpoint: string) => runFelt(['pull', '--content', project.contentDir, '--storage', 'gcs', '--storage-endpoint', endpoint], { timeoutMs: 150_000 });
+const pullFrom = (endpoint: string) =>
+  runFelt(['pull', '--content', project.contentDir, '--storage', 'gcs', '--storage-endpoint', endpoint], { timeoutMs: 150_000 });
 
 beforeAll(async () => {
   await ensureCompiled();
@@ -110,7 +132,14 @@ async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<
   const buildContent = await mkdtemp(path.join(os.tmpdir(), 'felt-full-build-'));
   await cp(FIXTURE_SITE, buildContent, { recursive: true });
   const folder = path.join(buildContent, 'articles', 'en_US');
-  for (let i = 0; i < 60; i++) await writeFile(path.join(folder, `filler-${i}.md`), articleSource(`filler-${i}`, `Filler ${i}`, 'en_US', `Intro.\n\n## One\n\n${'Words that take room. '.repeat(400)}\n`).replace('pokerGuides', 'bettingStrategies'));
+  for (let i = 0; i < 60; i++)
+    await writeFile(
+      path.join(folder, `filler-${i}.md`),
+      articleSource(`filler-${i}`, `Filler ${i}`, 'en_US', `Intro.\n\n## One\n\n${'Words that take room. '.repeat(400)}\n`).replace(
+        'pokerGuides',
+        'bettingStrategies',
+      ),
+    );
 
   // pull: content/ on the small disk, the bucket elsewhere with more than fits.
   const pullProject = await makeFixture();
@@ -118,7 +147,11 @@ async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<
   const bucket = new LocalStorage(path.join(pullProject.root, '.buckets')).bucket('felt-test');
   await bucket.create().catch(() => undefined);
   for (let i = 0; i < 40; i++) {
-    await bucket.write(`articles/en_US/big-${i}.md`, Buffer.from(articleSource(`big-${i}`, `Big ${i}`, 'en_US', `Intro.\n\n${'A paragraph that fills the disk. '.repeat(1000)}\n`)), { contentType: 'text/markdown; charset=utf-8' });
+    await bucket.write(
+      `articles/en_US/big-${i}.md`,
+      Buffer.from(articleSource(`big-${i}`, `Big ${i}`, 'en_US', `Intro.\n\n${'A paragraph that fills the disk. '.repeat(1000)}\n`)),
+      { contentType: 'text/markdown; charset=utf-8' },
+    );
   }
   const pulledContent = path.join(disk, 'content');
   await cp(pullProject.contentDir, pulledContent, { recursive: true });
@@ -138,10 +171,13 @@ async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<
     'disk full under felt generate': async () => {
       // Whatever pull and build leave free is taken first.
       await writeFile(path.join(disk, 'ballast'), Buffer.alloc(400 * 1024)).catch(() => undefined);
-      return runFelt(['generate', '--content', genProject.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '3', '--attempts', '1', '--date', '2026-05-01'], {
-        env: cleanEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: llm.url }),
-        timeoutMs: 150_000,
-      });
+      return runFelt(
+        ['generate', '--content', genProject.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '3', '--attempts', '1', '--date', '2026-05-01'],
+        {
+          env: cleanEnv({ OPENAI_API_KEY: KEY, OPENAI_BASE_URL: llm.url }),
+          timeoutMs: 150_000,
+        },
+      );
     },
   };
 }
@@ -165,12 +201,15 @@ function expectOneClearLine(name: string): string {
 }
 
 describe('LLM failures end with one clear line and a non-zero exit', () => {
-  it.each(['LLM dead port', 'LLM reset connection', 'LLM hangs (timeout)', 'LLM 500 forever', 'LLM 503 forever', 'LLM refuses the key', 'LLM answers garbage'])('%s', (name) => {
-    const line = expectOneClearLine(name);
-    expect(line).toMatch(/^felt: generate: 1 failed \(listed above\)/);
-    // The reason is listed once, naming the endpoint.
-    expect(runs.get(name)!.stderr).toMatch(/failed: slot 1: .*(127\.0\.0\.1|refused the API key|answer)/);
-  });
+  it.each(['LLM dead port', 'LLM reset connection', 'LLM hangs (timeout)', 'LLM 500 forever', 'LLM 503 forever', 'LLM refuses the key', 'LLM answers garbage'])(
+    '%s',
+    (name) => {
+      const line = expectOneClearLine(name);
+      expect(line).toMatch(/^felt: generate: 1 failed \(listed above\)/);
+      // The reason is listed once, naming the endpoint.
+      expect(runs.get(name)!.stderr).toMatch(/failed: slot 1: .*(127\.0\.0\.1|refused the API key|answer)/);
+    },
+  );
 
   it('says which way the key was refused', () => {
     expect(runs.get('LLM refuses the key')!.stderr).toContain('refused the API key (HTTP 401)');
@@ -178,7 +217,14 @@ describe('LLM failures end with one clear line and a non-zero exit', () => {
 });
 
 describe('storage failures end with one clear line and a non-zero exit', () => {
-  it.each(['storage dead port', 'storage reset connection', 'storage 500 forever', 'storage 503 forever', 'storage refuses the credentials', 'storage answers garbage'])('%s', (name) => {
+  it.each([
+    'storage dead port',
+    'storage reset connection',
+    'storage 500 forever',
+    'storage 503 forever',
+    'storage refuses the credentials',
+    'storage answers garbage',
+  ])('%s', (name) => {
     expect(expectOneClearLine(name)).toMatch(/^felt: gs:\/\/felt-test: /);
   });
 });

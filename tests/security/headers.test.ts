@@ -28,17 +28,40 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 function directives(policy: string): Map<string, string[]> {
-  return new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 /** One file of each kind the site serves, and answers that are not files. */
 function samples(): string[] {
   const pick = (pattern: RegExp) => files.find((f) => pattern.test(f));
-  return ['/', '/articles/bankroll-management-bet-sizing', `/${pick(/^assets\/.+\.js$/)}`, `/${pick(/^assets\/.+\.css$/)}`, `/${pick(/^page-data\/sq\/d\//)}`, '/page-data/index/page-data.json', '/page-data/app-data.json', '/sitemap.xml', '/robots.txt', '/feed.xml', '/favicon.ico', `/${pick(/^icons\/.+\.png$/)}`, '/sw.js', '/no-such-page', '/%2e%2e/x', '/__third-party-proxy?url=https%3A%2F%2Fevil.example%2F'];
+  return [
+    '/',
+    '/articles/bankroll-management-bet-sizing',
+    `/${pick(/^assets\/.+\.js$/)}`,
+    `/${pick(/^assets\/.+\.css$/)}`,
+    `/${pick(/^page-data\/sq\/d\//)}`,
+    '/page-data/index/page-data.json',
+    '/page-data/app-data.json',
+    '/sitemap.xml',
+    '/robots.txt',
+    '/feed.xml',
+    '/favicon.ico',
+    `/${pick(/^icons\/.+\.png$/)}`,
+    '/sw.js',
+    '/no-such-page',
+    '/%2e%2e/x',
+    '/__third-party-proxy?url=https%3A%2F%2Fevil.example%2F',
+  ];
 }
 
 describe('felt serve headers', () => {
-  it('send a CSP that lets only the site\'s own scripts run, on every answer', async () => {
+  it("send a CSP that lets only the site's own scripts run, on every answer", async () => {
     for (const url of samples()) {
       const response = await fetch(server.url + url, { redirect: 'manual' });
       const policy = response.headers.get('content-security-policy');
@@ -60,7 +83,12 @@ describe('felt serve headers', () => {
     const cache = async (url: string) => {
       const response = await fetch(server.url + url);
       await response.arrayBuffer();
-      return { status: response.status, cacheControl: response.headers.get('cache-control'), etag: response.headers.get('etag'), type: response.headers.get('content-type') };
+      return {
+        status: response.status,
+        cacheControl: response.headers.get('cache-control'),
+        etag: response.headers.get('etag'),
+        type: response.headers.get('content-type'),
+      };
     };
     const js = files.find((f) => /^assets\/.+\.js$/.test(f))!;
     expect((await cache(`/${js}`)).cacheControl).toBe('public, max-age=31536000, immutable');
@@ -73,7 +101,8 @@ describe('felt serve headers', () => {
     expect(missing.status).toBe(404);
     expect(missing.cacheControl).toMatch(/no-cache|no-store|max-age=0/);
     // Every answer has a precise type; nothing is left for the browser to sniff.
-    for (const url of samples()) expect((await cache(url)).type, url).toMatch(/^(text\/html|text\/javascript|text\/css|application\/json|application\/xml|text\/plain|image\/)/);
+    for (const url of samples())
+      expect((await cache(url)).type, url).toMatch(/^(text\/html|text\/javascript|text\/css|application\/json|application\/xml|text\/plain|image\/)/);
   });
 
   it('answer a revalidation with 304', async () => {
@@ -108,7 +137,9 @@ describe('built pages under the CSP', () => {
       await browser.context.exposeBinding('__felt_csp', (_source, line: string) => void violations.push(line));
       await browser.context.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => {
-          (window as unknown as { __felt_csp(line: string): void }).__felt_csp(`${location.pathname}: ${event.effectiveDirective} ${event.blockedURI} ${event.sample}`);
+          (window as unknown as { __felt_csp(line: string): void }).__felt_csp(
+            `${location.pathname}: ${event.effectiveDirective} ${event.blockedURI} ${event.sample}`,
+          );
         });
       });
       const page = await browser.context.newPage();

@@ -73,7 +73,13 @@ async function count(folder: string, pattern = /\.md$/): Promise<number> {
 
 async function digestTree(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const file of await listFiles(dir)) out.set(file, createHash('sha256').update(await readFile(path.join(dir, file))).digest('hex'));
+  for (const file of await listFiles(dir))
+    out.set(
+      file,
+      createHash('sha256')
+        .update(await readFile(path.join(dir, file)))
+        .digest('hex'),
+    );
   return out;
 }
 
@@ -100,9 +106,17 @@ describe('felt build killed with SIGKILL midway', () => {
     // ~3,000 small articles: long enough a build to be caught while it writes.
     const bigContent = await fixtureCopy();
     const folder = path.join(bigContent, 'articles', 'en_US');
-    await Promise.all(Array.from({ length: 3000 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(40)}\n`))));
+    await Promise.all(
+      Array.from({ length: 3000 }, (_, i) =>
+        writeFile(
+          path.join(folder, `bulk-${i}.md`),
+          articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(40)}\n`),
+        ),
+      ),
+    );
     // The build writes into a staging folder among the releases dist/ links to (site/build/output.ts).
-    const staging = async () => (await readdir(`${out}.releases`).catch(() => [] as string[])).filter((n) => n.startsWith('.staging-')).map((n) => `dist.releases/${n}`);
+    const staging = async () =>
+      (await readdir(`${out}.releases`).catch(() => [] as string[])).filter((n) => n.startsWith('.staging-')).map((n) => `dist.releases/${n}`);
     // Killed once the staging folder holds article pages: the build is writing.
     const { onSpawn, killed } = killWhen(async () => {
       for (const name of await staging()) if ((await count(path.join(base, name, 'articles'), /^bulk-/)) >= 200) return true;
@@ -151,7 +165,9 @@ describe('felt build killed with SIGKILL while it makes an incremental release',
     // The previous build, by the same CLI, so the next one is incremental.
     expect((await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 120_000 })).code).toBe(0);
     const folder = path.join(content, 'articles', 'en_US');
-    await Promise.all(Array.from({ length: LATE }, (_, i) => writeFile(path.join(folder, `late-${i}.md`), articleSource(`late-${i}`, `Late Article ${i}`, 'en_US'))));
+    await Promise.all(
+      Array.from({ length: LATE }, (_, i) => writeFile(path.join(folder, `late-${i}.md`), articleSource(`late-${i}`, `Late Article ${i}`, 'en_US'))),
+    );
     // Killed the moment the new release appears beside the served one: files are being moved and linked into it.
     const releases = `${out}.releases`;
     const made = async () => (await readdir(releases)).filter((n) => !n.startsWith('.'));
@@ -162,8 +178,10 @@ describe('felt build killed with SIGKILL while it makes an incremental release',
 
     // Every file is whole: each page ends its document, each JSON file parses.
     const files = await listFiles(out);
-    for (const file of files.filter((f) => f.endsWith('.html'))) expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);
-    for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.felt/'))) expect(() => JSON.parse(readFileSync(path.join(out, file), 'utf8')), file).not.toThrow();
+    for (const file of files.filter((f) => f.endsWith('.html')))
+      expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);
+    for (const file of files.filter((f) => f.endsWith('.json') && !f.startsWith('.felt/')))
+      expect(() => JSON.parse(readFileSync(path.join(out, file), 'utf8')), file).not.toThrow();
     const server = await startServer({ root: out, port: 0 });
     try {
       expect((await fetch(server.url + '/')).status).toBe(200);
@@ -225,7 +243,21 @@ describe('felt generate killed with SIGKILL midway', () => {
   it('keeps every finished article whole, and a rerun writes only what is missing', async () => {
     const project = await fixture();
     llm.delayMs = 40;
-    const args = ['generate', '--content', project.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '24', '--concurrency', '3', '--date', '2026-05-01'];
+    const args = [
+      'generate',
+      '--content',
+      project.contentDir,
+      '--storage',
+      'local',
+      '--locale',
+      'en_US',
+      '--count',
+      '24',
+      '--concurrency',
+      '3',
+      '--date',
+      '2026-05-01',
+    ];
     const env = cleanEnv({ OPENAI_API_KEY: 'sk-kill-test-0123456789', OPENAI_BASE_URL: llm.url });
     const bucket = new LocalStorage(path.join(project.root, '.buckets')).bucket('felt-test-dev');
     const stored = async () => (await bucket.list('articles/en_US/').catch(() => [])).filter((o) => o.name.endsWith('.md'));

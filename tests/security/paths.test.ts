@@ -64,13 +64,20 @@ describe('slugs that try to escape are refused by validation', () => {
   it(`article slugs (${ESCAPING_SLUGS.length} shapes), each named with file, line and field`, async () => {
     const files: Record<string, string> = {};
     ESCAPING_SLUGS.forEach((slug, i) => {
-      files[`articles/en_US/attack-${i}.md`] = `---\ntitle: Attack ${i}\nslug: ${yamlString(slug)}\ndescription: An attack.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\ntranslationKey: ${yamlString(slug)}\nentities:\n  - category: bettingStrategies\n---\nBody.\n`;
+      files[`articles/en_US/attack-${i}.md`] =
+        `---\ntitle: Attack ${i}\nslug: ${yamlString(slug)}\ndescription: An attack.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\ntranslationKey: ${yamlString(slug)}\nentities:\n  - category: bettingStrategies\n---\nBody.\n`;
     });
     const problems = await problemsOf(await fixtureCopy(files));
     ESCAPING_SLUGS.forEach((slug, i) => {
       const mine = problems.filter((p) => p.includes(`attack-${i}.md:`));
-      expect(mine.find((p) => /:3 field "slug": slug must be lowercase ASCII kebab-case/.test(p)), `slug ${JSON.stringify(slug)}`).toBeDefined();
-      expect(mine.find((p) => /field "translationKey": translationKey must be lowercase ASCII kebab-case/.test(p)), `translationKey ${JSON.stringify(slug)}`).toBeDefined();
+      expect(
+        mine.find((p) => /:3 field "slug": slug must be lowercase ASCII kebab-case/.test(p)),
+        `slug ${JSON.stringify(slug)}`,
+      ).toBeDefined();
+      expect(
+        mine.find((p) => /field "translationKey": translationKey must be lowercase ASCII kebab-case/.test(p)),
+        `translationKey ${JSON.stringify(slug)}`,
+      ).toBeDefined();
     });
   });
 
@@ -84,8 +91,14 @@ describe('slugs that try to escape are refused by validation', () => {
     await writeFile(path.join(dir, 'categories.json'), JSON.stringify(categories));
     const problems = (await problemsOf(dir)).filter((p) => p.includes('categories.json'));
     ESCAPING_SLUGS.forEach((slug, i) => {
-      expect(problems.find((p) => p.includes(`field "attack${i}.slug"`) && SLUG_MESSAGE.test(p)), `category slug ${JSON.stringify(slug)}`).toBeDefined();
-      expect(problems.find((p) => p.includes(`field "attack${i}.children.other.slug"`) && SLUG_MESSAGE.test(p)), `child slug ${JSON.stringify(slug)}`).toBeDefined();
+      expect(
+        problems.find((p) => p.includes(`field "attack${i}.slug"`) && SLUG_MESSAGE.test(p)),
+        `category slug ${JSON.stringify(slug)}`,
+      ).toBeDefined();
+      expect(
+        problems.find((p) => p.includes(`field "attack${i}.children.other.slug"`) && SLUG_MESSAGE.test(p)),
+        `child slug ${JSON.stringify(slug)}`,
+      ).toBeDefined();
     });
   });
 
@@ -97,7 +110,10 @@ describe('slugs that try to escape are refused by validation', () => {
     await writeFile(path.join(dir, 'authors.json'), JSON.stringify(authors));
     const problems = (await problemsOf(dir)).filter((p) => p.includes('authors.json'));
     ESCAPING_SLUGS.forEach((slug, i) => {
-      expect(problems.find((p) => p.includes(`field "${first + i}.slug"`) && SLUG_MESSAGE.test(p)), `author slug ${JSON.stringify(slug)}`).toBeDefined();
+      expect(
+        problems.find((p) => p.includes(`field "${first + i}.slug"`) && SLUG_MESSAGE.test(p)),
+        `author slug ${JSON.stringify(slug)}`,
+      ).toBeDefined();
     });
   });
 
@@ -123,7 +139,9 @@ describe('felt serve never reads outside its root', () => {
     const url = new URL(server.url);
     return new Promise((resolve, reject) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
-        socket.write(Buffer.concat([Buffer.from('GET '), Buffer.from(pathname, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')]));
+        socket.write(
+          Buffer.concat([Buffer.from('GET '), Buffer.from(pathname, 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')]),
+        );
       });
       const chunks: Buffer[] = [];
       socket.on('data', (chunk) => chunks.push(chunk));
@@ -155,22 +173,16 @@ describe('felt serve never reads outside its root', () => {
 
   afterAll(() => server?.close());
 
-  it.each([
-    '/leak.txt',
-    '/leak-dir/',
-    '/leak-dir/index.html',
-    '/leak-dir',
-    '/articles/leak-relative.txt',
-    '/etc/passwd',
-    '/etc/hostname',
-    '/%6ceak.txt',
-  ])('does not follow the symbolic link in %s out of the site', async (attack) => {
-    const response = await rawGet(attack);
-    expect([400, 403, 404]).toContain(response.status);
-    expect(response.body).not.toContain('TOP-SECRET');
-    expect(response.body).not.toContain('OUTSIDE-SITE');
-    expect(response.body).not.toContain('root:');
-  });
+  it.each(['/leak.txt', '/leak-dir/', '/leak-dir/index.html', '/leak-dir', '/articles/leak-relative.txt', '/etc/passwd', '/etc/hostname', '/%6ceak.txt'])(
+    'does not follow the symbolic link in %s out of the site',
+    async (attack) => {
+      const response = await rawGet(attack);
+      expect([400, 403, 404]).toContain(response.status);
+      expect(response.body).not.toContain('TOP-SECRET');
+      expect(response.body).not.toContain('OUTSIDE-SITE');
+      expect(response.body).not.toContain('root:');
+    },
+  );
 
   it('still serves a link that stays inside the site', async () => {
     const response = await rawGet('/robots-copy.txt');

@@ -71,7 +71,10 @@ function fakeDns(name: string, callback: (error: NodeJS.ErrnoException | null, a
   }
   const found = answers[host];
   if (!found) return callback(Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
-  callback(null, found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+  callback(
+    null,
+    found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+  );
 }
 
 beforeAll(async () => {
@@ -102,11 +105,42 @@ beforeAll(async () => {
   publicPort = await listen(publicServer, PUBLIC);
 
   // Every host the attacks name is on the allowlist: a careless allowlist must not open the door.
-  const allow = ['cdn.test', 'internal.test', 'loopback.test', 'metadata.google.internal', 'v6-loopback.test', 'mapped.test', 'compat.test', 'nat64.test', 'sixtofour.test', 'ula.test', 'linklocal.test', 'zero.test', 'mixed.test', 'cgnat.test', 'broadcast.test', 'rebind.test', 'localhost', '127.0.0.1', '169.254.169.254', '0.0.0.0', '::1', '10.0.0.1', '192.168.0.1', '[::1]'];
+  const allow = [
+    'cdn.test',
+    'internal.test',
+    'loopback.test',
+    'metadata.google.internal',
+    'v6-loopback.test',
+    'mapped.test',
+    'compat.test',
+    'nat64.test',
+    'sixtofour.test',
+    'ula.test',
+    'linklocal.test',
+    'zero.test',
+    'mixed.test',
+    'cgnat.test',
+    'broadcast.test',
+    'rebind.test',
+    'localhost',
+    '127.0.0.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '::1',
+    '10.0.0.1',
+    '192.168.0.1',
+    '[::1]',
+  ];
   // The test servers' ports are open too, so the address policy alone refuses the attacks on them
   // (the standard-ports rule would stop them first; `plain` below keeps it).
   const ports = [publicPort, victimPort, victim6Port].filter((port) => port !== 0);
-  const route = createProxyRoute({ allow, resolve: fakeDns, isBlocked: (address) => address !== PUBLIC && isBlockedAddress(address), timeoutMs: 3000, extraPorts: ports });
+  const route = createProxyRoute({
+    allow,
+    resolve: fakeDns,
+    isBlocked: (address) => address !== PUBLIC && isBlockedAddress(address),
+    timeoutMs: 3000,
+    extraPorts: ports,
+  });
   proxied = await startServer({ root, port: 0, extraRoutes: route });
   // The same proxy with no test hooks at all: the system resolver and the real address policy.
   plain = await startServer({ root, port: 0, extraRoutes: createProxyRoute({ allow: ['localhost', '127.0.0.1', 'ip6-localhost', 'ip6-loopback'] }) });
@@ -126,7 +160,11 @@ async function viaProxy(server: RunningServer, target: string): Promise<{ status
   return { status: response.status, body: await response.text() };
 }
 
-const v = (template: string) => template.replace(/VPORT6/g, String(victim6Port)).replace(/VPORT/g, String(victimPort)).replace(/PPORT/g, String(publicPort));
+const v = (template: string) =>
+  template
+    .replace(/VPORT6/g, String(victim6Port))
+    .replace(/VPORT/g, String(victimPort))
+    .replace(/PPORT/g, String(publicPort));
 
 /** Addresses written straight into the URL. */
 const LITERALS = [
@@ -175,7 +213,22 @@ const LITERALS = [
 ];
 
 /** Allowlisted names the attacker's DNS points inward. */
-const NAMES = ['internal.test', 'loopback.test:VPORT', 'metadata.google.internal', 'v6-loopback.test:VPORT6', 'mapped.test:VPORT', 'compat.test:VPORT', 'nat64.test:VPORT', 'sixtofour.test:VPORT', 'ula.test', 'linklocal.test', 'zero.test:VPORT', 'mixed.test:VPORT', 'cgnat.test', 'broadcast.test'].map((host) => `http://${host}/computeMetadata/v1/`);
+const NAMES = [
+  'internal.test',
+  'loopback.test:VPORT',
+  'metadata.google.internal',
+  'v6-loopback.test:VPORT6',
+  'mapped.test:VPORT',
+  'compat.test:VPORT',
+  'nat64.test:VPORT',
+  'sixtofour.test:VPORT',
+  'ula.test',
+  'linklocal.test',
+  'zero.test:VPORT',
+  'mixed.test:VPORT',
+  'cgnat.test',
+  'broadcast.test',
+].map((host) => `http://${host}/computeMetadata/v1/`);
 
 /** Parser confusion, credentials and other schemes. */
 const CONFUSION = [
@@ -199,7 +252,23 @@ const CONFUSION = [
 ];
 
 /** Redirects from the allowed host to each inward target. */
-const REDIRECT_TARGETS = ['http://127.0.0.1:VPORT/', 'http://localhost:VPORT/', 'http://2130706433:VPORT/', 'http://0x7f000001:VPORT/', 'http://[::1]:VPORT6/', 'http://[::ffff:127.0.0.1]:VPORT/', 'http://0.0.0.0:VPORT/', 'http://169.254.169.254/latest/meta-data/', 'http://internal.test/', 'http://loopback.test:VPORT/', 'http://mixed.test:VPORT/', '//127.0.0.1:VPORT/', 'file:///etc/passwd', 'gopher://127.0.0.1:VPORT/_x', 'http://user:pw@cdn.test:PPORT/'];
+const REDIRECT_TARGETS = [
+  'http://127.0.0.1:VPORT/',
+  'http://localhost:VPORT/',
+  'http://2130706433:VPORT/',
+  'http://0x7f000001:VPORT/',
+  'http://[::1]:VPORT6/',
+  'http://[::ffff:127.0.0.1]:VPORT/',
+  'http://0.0.0.0:VPORT/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://internal.test/',
+  'http://loopback.test:VPORT/',
+  'http://mixed.test:VPORT/',
+  '//127.0.0.1:VPORT/',
+  'file:///etc/passwd',
+  'gopher://127.0.0.1:VPORT/_x',
+  'http://user:pw@cdn.test:PPORT/',
+];
 
 describe('the third-party proxy refuses SSRF', () => {
   it('still serves the allowed public host (so the refusals below are the policy, not a broken proxy)', async () => {
@@ -269,7 +338,13 @@ describe('the third-party proxy refuses SSRF', () => {
 
   it('with no test hooks at all (system DNS, real policy): loopback by name and by number is refused', async () => {
     const before = victimHits;
-    for (const template of ['http://localhost:VPORT/', 'http://127.0.0.1:VPORT/', 'http://2130706433:VPORT/', 'http://[::1]:VPORT6/', 'http://ip6-localhost:VPORT6/']) {
+    for (const template of [
+      'http://localhost:VPORT/',
+      'http://127.0.0.1:VPORT/',
+      'http://2130706433:VPORT/',
+      'http://[::1]:VPORT6/',
+      'http://ip6-localhost:VPORT6/',
+    ]) {
       if (template.includes('VPORT6') && !victim6Port) continue;
       const { status, body } = await viaProxy(plain, v(template));
       expect([403, 502], template).toContain(status);

@@ -45,7 +45,8 @@ beforeAll(async () => {
   faults = await startFaultServer();
   project = await makeFixture();
   await mkdir(path.join(project.contentDir, 'pages', 'en'), { recursive: true });
-  for (const id of ['about-us', 'privacy-policy', 'terms']) await writeFile(path.join(project.contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
+  for (const id of ['about-us', 'privacy-policy', 'terms'])
+    await writeFile(path.join(project.contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${id}\ndescription: The ${id} page.\n---\nText.\n`);
 
   privateKeyPem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'felt-secrets-'));
@@ -65,7 +66,26 @@ beforeAll(async () => {
   await writeFile(brokenCredentialsFile, JSON.stringify(credentials, null, 2).slice(0, 900));
 
   const base = { OPENAI_API_KEY: OPENAI_KEY, GOOGLE_APPLICATION_CREDENTIALS: credentialsFile };
-  const gen = (baseUrl: string, extra: string[] = []) => ['generate', '--content', project.contentDir, '--storage', 'local', '--locale', 'en_US', '--count', '1', '--attempts', '1', '--timeout', '2', '--date', '2026-05-02', ...extra, '--run', `r${Math.random().toString(36).slice(2, 10)}`];
+  const gen = (baseUrl: string, extra: string[] = []) => [
+    'generate',
+    '--content',
+    project.contentDir,
+    '--storage',
+    'local',
+    '--locale',
+    'en_US',
+    '--count',
+    '1',
+    '--attempts',
+    '1',
+    '--timeout',
+    '2',
+    '--date',
+    '2026-05-02',
+    ...extra,
+    '--run',
+    `r${Math.random().toString(36).slice(2, 10)}`,
+  ];
   const withProxyPassword = (url: string) => url.replace('http://', `http://felt-proxy:${PROXY_PASSWORD}@`);
   const cases: { name: string; args: string[]; env: NodeJS.ProcessEnv }[] = [
     { name: 'generate succeeds (--json)', args: [...gen(llm.url), '--json'], env: { ...base, OPENAI_BASE_URL: llm.url } },
@@ -73,16 +93,42 @@ beforeAll(async () => {
     { name: 'the LLM echoes the key in a 401', args: gen(`${faults.url}/401/v1`), env: { ...base, OPENAI_BASE_URL: `${faults.url}/401/v1` } },
     { name: 'the LLM echoes the key in a 500', args: gen(`${faults.url}/500/v1`), env: { ...base, OPENAI_BASE_URL: `${faults.url}/500/v1` } },
     { name: 'the LLM echoes the key in garbage', args: gen(`${faults.url}/garbage/v1`), env: { ...base, OPENAI_BASE_URL: `${faults.url}/garbage/v1` } },
-    { name: 'a proxy password in OPENAI_BASE_URL', args: gen(`${faults.url}/401/v1`), env: { ...base, OPENAI_BASE_URL: withProxyPassword(`${faults.url}/401/v1`) } },
-    { name: 'a proxy password in OPENAI_BASE_URL, server error', args: gen(`${faults.url}/500/v1`), env: { ...base, OPENAI_BASE_URL: withProxyPassword(`${faults.url}/500/v1`) } },
+    {
+      name: 'a proxy password in OPENAI_BASE_URL',
+      args: gen(`${faults.url}/401/v1`),
+      env: { ...base, OPENAI_BASE_URL: withProxyPassword(`${faults.url}/401/v1`) },
+    },
+    {
+      name: 'a proxy password in OPENAI_BASE_URL, server error',
+      args: gen(`${faults.url}/500/v1`),
+      env: { ...base, OPENAI_BASE_URL: withProxyPassword(`${faults.url}/500/v1`) },
+    },
     { name: 'GCS with a service account, token refused', args: ['pull', '--content', project.contentDir, '--storage', 'gcs'], env: base },
-    { name: 'GCS with a broken credentials file', args: ['pull', '--content', project.contentDir, '--storage', 'gcs'], env: { ...base, GOOGLE_APPLICATION_CREDENTIALS: brokenCredentialsFile } },
-    { name: 'publish to GCS through an endpoint that echoes', args: ['publish', '--all', '--yes', '--content', project.contentDir, '--storage', 'gcs', '--storage-endpoint', `${faults.url}/401`], env: base },
-    { name: 'deploy with no dist', args: ['deploy', '--bucket', 'www-felt-test', '--content', project.contentDir, '--storage', 'gcs', '--dist', path.join(project.root, 'no-dist')], env: base },
-    { name: 'build with broken content', args: ['build', '--content', path.join(project.root, 'missing-content'), '--out', path.join(project.root, 'dist')], env: base },
+    {
+      name: 'GCS with a broken credentials file',
+      args: ['pull', '--content', project.contentDir, '--storage', 'gcs'],
+      env: { ...base, GOOGLE_APPLICATION_CREDENTIALS: brokenCredentialsFile },
+    },
+    {
+      name: 'publish to GCS through an endpoint that echoes',
+      args: ['publish', '--all', '--yes', '--content', project.contentDir, '--storage', 'gcs', '--storage-endpoint', `${faults.url}/401`],
+      env: base,
+    },
+    {
+      name: 'deploy with no dist',
+      args: ['deploy', '--bucket', 'www-felt-test', '--content', project.contentDir, '--storage', 'gcs', '--dist', path.join(project.root, 'no-dist')],
+      env: base,
+    },
+    {
+      name: 'build with broken content',
+      args: ['build', '--content', path.join(project.root, 'missing-content'), '--out', path.join(project.root, 'dist')],
+      env: base,
+    },
     { name: 'an unknown flag', args: ['generate', '--no-such-flag', OPENAI_KEY], env: base },
   ];
-  const jobs = cases.flatMap((c) => Object.entries(VERBOSITY).map(([level, extra]) => ({ name: `${c.name} (${level})`, args: c.args, env: cleanEnv({ ...c.env, ...extra }) })));
+  const jobs = cases.flatMap((c) =>
+    Object.entries(VERBOSITY).map(([level, extra]) => ({ name: `${c.name} (${level})`, args: c.args, env: cleanEnv({ ...c.env, ...extra }) })),
+  );
   // A few at a time: each is a whole node process.
   const queue = [...jobs];
   await Promise.all(

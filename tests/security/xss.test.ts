@@ -37,16 +37,18 @@ async function serveWithoutCsp(root: string) {
   const handler = createHandler({ root });
   const server = http.createServer((request, response) => {
     const setHeader = response.setHeader.bind(response);
-    response.setHeader = (name: string, value: number | string | readonly string[]) => (name.toLowerCase() === 'content-security-policy' ? response : setHeader(name, value));
+    response.setHeader = (name: string, value: number | string | readonly string[]) =>
+      name.toLowerCase() === 'content-security-policy' ? response : setHeader(name, value);
     void handler(request, response);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -145,7 +147,8 @@ describe('script injection corpus', () => {
   it(`has at least 100 vectors of every kind the issue lists (${XSS_VECTORS.length})`, () => {
     expect(XSS_VECTORS.length).toBeGreaterThanOrEqual(100);
     const kinds = new Set(XSS_VECTORS.map((v) => v.kind));
-    for (const kind of ['script', 'handler', 'javascript-url', 'data-url', 'vbscript', 'svg', 'mathml', 'broken', 'encoding', 'template', 'markdown']) expect(kinds).toContain(kind);
+    for (const kind of ['script', 'handler', 'javascript-url', 'data-url', 'vbscript', 'svg', 'mathml', 'broken', 'encoding', 'template', 'markdown'])
+      expect(kinds).toContain(kind);
   });
 });
 

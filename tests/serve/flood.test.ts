@@ -27,7 +27,10 @@ beforeAll(async () => {
   const content = await fixtureCopy();
   const dist = path.join(path.dirname(content), 'dist');
   await buildSite({ contentDir: content, outDir: dist });
-  felt = spawn('sh', ['-c', `ulimit -n ${DESCRIPTORS} && exec "$0" "$@"`, process.execPath, FELT_BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
+  felt = spawn('sh', ['-c', `ulimit -n ${DESCRIPTORS} && exec "$0" "$@"`, process.execPath, FELT_BIN, 'serve', '--dist', dist, '--port', '0'], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     felt.stdout!.setEncoding('utf8').on('data', (line: string) => {
       const found = / at (http:\/\/\S+?)\/ /.exec(line);
@@ -76,7 +79,9 @@ describe('felt serve under a connection flood', () => {
     await flood('127.0.0.2', '');
     const held = descriptors();
     const visitor = await visit();
-    console.log(`flood of ${FLOOD} silent connections from another address: felt holds ${held} descriptors; visitor answered ${visitor.status} in ${visitor.ms} ms`);
+    console.log(
+      `flood of ${FLOOD} silent connections from another address: felt holds ${held} descriptors; visitor answered ${visitor.status} in ${visitor.ms} ms`,
+    );
     expect(visitor.status).toBe(200);
     expect(visitor.ms).toBeLessThan(5000);
     // 256 connections per address, a few descriptors of its own.

@@ -33,10 +33,14 @@ beforeAll(async () => {
     if (url.pathname === '/untyped') return response.writeHead(200).end('x');
     // Error pages and a worker script, as a compromised (or careless) allowlisted host may answer.
     if (url.pathname === '/missing.html') return response.writeHead(404, { 'Content-Type': 'text/html' }).end('<script>alert(404)</script>');
-    if (url.pathname === '/error.svg') return response.writeHead(500, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(500)"/>');
-    if (url.pathname === '/worker.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Service-Worker-Allowed': '/' }).end('self.onfetch = () => alert(1)');
-    if (url.pathname === '/gone.js') return response.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'public, max-age=31536000' }).end('// gone');
-    if (url.pathname === '/cached.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': url.searchParams.get('cc')! }).end('// cached');
+    if (url.pathname === '/error.svg')
+      return response.writeHead(500, { 'Content-Type': 'image/svg+xml' }).end('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(500)"/>');
+    if (url.pathname === '/worker.js')
+      return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Service-Worker-Allowed': '/' }).end('self.onfetch = () => alert(1)');
+    if (url.pathname === '/gone.js')
+      return response.writeHead(404, { 'Content-Type': 'text/javascript', 'Cache-Control': 'public, max-age=31536000' }).end('// gone');
+    if (url.pathname === '/cached.js')
+      return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': url.searchParams.get('cc')! }).end('// cached');
     if (url.pathname === '/slow') return setTimeout(() => response.writeHead(200).end('late'), 2000);
     response.writeHead(404).end();
   });
@@ -52,7 +56,12 @@ afterAll(async () => {
 });
 
 /** A fake DNS: good.test is the upstream on loopback, the others resolve to private addresses. */
-const FAKE_DNS: Record<string, string> = { 'good.test': '127.0.0.1', 'evil.test': '192.168.1.10', 'metadata.test': '169.254.169.254', 'sneaky.test': '::ffff:10.0.0.1' };
+const FAKE_DNS: Record<string, string> = {
+  'good.test': '127.0.0.1',
+  'evil.test': '192.168.1.10',
+  'metadata.test': '169.254.169.254',
+  'sneaky.test': '::ffff:10.0.0.1',
+};
 
 /** The test opens exactly one loopback address, the upstream's, so redirects can be followed at all. */
 async function serveWith(options: Partial<ProxyOptions>): Promise<string> {
@@ -123,7 +132,7 @@ describe('third-party proxy', () => {
     expect((await proxied(base, `http://good.test:${upstreamPort}/slow`)).status).toBe(504);
   });
 
-  it('passes scripts, not pages, SVG or untyped answers that would run on the site\'s origin', async () => {
+  it("passes scripts, not pages, SVG or untyped answers that would run on the site's origin", async () => {
     const base = await serveWith({});
     expect((await proxied(base, `http://good.test:${upstreamPort}/script.js`)).status).toBe(200);
     for (const file of ['page.html', 'image.svg', 'untyped']) {
@@ -148,7 +157,8 @@ describe('third-party proxy', () => {
 
   it('decides the caching itself: at most a day, nothing for what the third party keeps private', async () => {
     const base = await serveWith({});
-    const cacheControl = async (cc: string) => (await proxied(base, `http://good.test:${upstreamPort}/cached.js?cc=${encodeURIComponent(cc)}`)).headers.get('cache-control');
+    const cacheControl = async (cc: string) =>
+      (await proxied(base, `http://good.test:${upstreamPort}/cached.js?cc=${encodeURIComponent(cc)}`)).headers.get('cache-control');
     expect(await cacheControl('public, max-age=31536000, immutable')).toBe('public, max-age=86400');
     expect(await cacheControl('max-age=600')).toBe('public, max-age=600');
     expect(await cacheControl('private, max-age=600')).toBe('no-store');
@@ -194,7 +204,24 @@ describe('third-party proxy', () => {
 });
 
 describe('blocked addresses', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:192.168.1.1', '::ffff:7f00:1', '64:ff9b::a00:1', '2002:c0a8:101::1', 'not-an-ip'])('%s is refused', (address) => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:192.168.1.1',
+    '::ffff:7f00:1',
+    '64:ff9b::a00:1',
+    '2002:c0a8:101::1',
+    'not-an-ip',
+  ])('%s is refused', (address) => {
     expect(isBlockedAddress(address)).toBe(true);
   });
   it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is allowed', (address) => {

@@ -30,7 +30,11 @@ function rawGet(pathname: string, method = 'GET'): Promise<{ status: number; hea
 }
 
 /** A GET as curl would send it, with the given request headers; the body as it came over the wire. */
-function get(pathname: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  pathname: string,
+  headers: http.OutgoingHttpHeaders = {},
+  method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     http
@@ -146,11 +150,13 @@ describe('compression', () => {
     const url = new URL(server.url);
     const get = (encoding: string, path = '/articles/first-steps') =>
       new Promise<{ status?: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        http.get({ host: url.hostname, port: url.port, path, headers: { 'accept-encoding': encoding } }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
+        http
+          .get({ host: url.hostname, port: url.port, path, headers: { 'accept-encoding': encoding } }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
       });
     const plain = await get('identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
@@ -226,7 +232,12 @@ describe('conditional requests', () => {
     expect((await get(PAGE, { 'if-none-match': '"stale-1", W/"stale-2"' })).status).toBe(200);
     // A 304 carries no body, and the validators and Vary the 200 would have.
     const notModified = await get(PAGE, { 'if-none-match': etag });
-    expect([notModified.body.length, notModified.headers.etag, notModified.headers['last-modified'], notModified.headers.vary]).toEqual([0, etag, first.headers['last-modified'], 'Accept-Encoding']);
+    expect([notModified.body.length, notModified.headers.etag, notModified.headers['last-modified'], notModified.headers.vary]).toEqual([
+      0,
+      etag,
+      first.headers['last-modified'],
+      'Accept-Encoding',
+    ]);
     expect((await get(PAGE, { 'if-none-match': '*' }, 'HEAD')).status).toBe(304);
     // What Node's fetch sends with a conditional request: the origin still answers 304.
     expect((await get(PAGE, { 'if-none-match': etag, 'cache-control': 'no-cache', pragma: 'no-cache' })).status).toBe(304);
@@ -303,7 +314,9 @@ describe('abandoned downloads', () => {
       memory: await settle(before.memory * 1.1, resident),
     };
     const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
-    console.log(`pipelined abandon: descriptors ${before.descriptors} → ${during.descriptors} → ${after.descriptors}; RSS ${mb(before.memory)} → ${mb(during.memory)} → ${mb(after.memory)} MB`);
+    console.log(
+      `pipelined abandon: descriptors ${before.descriptors} → ${during.descriptors} → ${after.descriptors}; RSS ${mb(before.memory)} → ${mb(during.memory)} → ${mb(after.memory)} MB`,
+    );
     expect(after.descriptors).toBeLessThanOrEqual(before.descriptors * 1.1);
     expect(after.memory).toBeLessThanOrEqual(before.memory * 1.1);
   });

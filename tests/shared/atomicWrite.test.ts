@@ -32,7 +32,14 @@ let writerScript: string;
 
 beforeAll(async () => {
   writerScript = path.join(await tempDir('felt-atomic-'), 'writer.mjs');
-  await build({ stdin: { contents: WRITER, resolveDir: ROOT, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: writerScript, logLevel: 'silent' });
+  await build({
+    stdin: { contents: WRITER, resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: writerScript,
+    logLevel: 'silent',
+  });
 });
 
 function runWriter(file: string, letter: string, mode: 'sync' | 'async'): Promise<{ code: number | null; stderr: string }> {
@@ -100,7 +107,11 @@ describe('writeFileAtomic in one process', () => {
   it('removes the temporary file when the step before the rename fails', async () => {
     const dir = await tempDir('felt-atomic-');
     const file = path.join(dir, 'object.bin');
-    await expect(writeFileAtomic(file, 'data', async () => { throw new Error('sidecar failed'); })).rejects.toThrow('sidecar failed');
+    await expect(
+      writeFileAtomic(file, 'data', async () => {
+        throw new Error('sidecar failed');
+      }),
+    ).rejects.toThrow('sidecar failed');
     expect(await readdir(dir)).toEqual([]);
   });
 });

@@ -52,7 +52,9 @@ describe('site.json storage fields', () => {
     const { dir, text } = await withSiteJson((site) => Object.assign(site.storage, { projectId: ' ', apiEndpoint: 'ftp://emulator.example' }));
     const expected = [
       expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"projectId"')} field "storage\\.projectId": storage\\.projectId must not be empty$`)),
-      expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"apiEndpoint"')} field "storage\\.apiEndpoint": storage\\.apiEndpoint must be an http\\(s\\) URL$`)),
+      expect.stringMatching(
+        new RegExp(`site\\.json:${lineOf(text, '"apiEndpoint"')} field "storage\\.apiEndpoint": storage\\.apiEndpoint must be an http\\(s\\) URL$`),
+      ),
     ];
     expect(await problemsOf(loadProject(dir))).toEqual(expected);
     expect(await problemsOf(loadContent(dir))).toEqual(expected);
@@ -73,7 +75,9 @@ describe('site.json storage fields', () => {
 
     it('hands the project and the endpoint of site.json to the client', async () => {
       const { dir } = await withSiteJson((site) => Object.assign(site.storage, { backend: 'gcs', projectId: 'felt-settings-test', apiEndpoint: gcs.url }));
-      await openStorage(await loadProject(dir)).bucket('felt-settings-bucket').create();
+      await openStorage(await loadProject(dir))
+        .bucket('felt-settings-bucket')
+        .create();
       expect(gcs.log.filter((request) => request.kind === 'bucket.insert').map((request) => request.query.project)).toEqual(['felt-settings-test']);
     });
   });
@@ -84,7 +88,11 @@ describe('strict JSON in the settings files', () => {
     const dir = await fixtureCopy();
     const text = (await readFile(path.join(dir, 'site.json'), 'utf8')).replace(/("backend": "local",\n\s*"localRoot": ".buckets")/, '$1,');
     await writeFile(path.join(dir, 'site.json'), text);
-    const expected = [expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"localRoot"')}: is not valid JSON: a trailing comma is not allowed in JSON \\(fix the JSON syntax\\)$`))];
+    const expected = [
+      expect.stringMatching(
+        new RegExp(`site\\.json:${lineOf(text, '"localRoot"')}: is not valid JSON: a trailing comma is not allowed in JSON \\(fix the JSON syntax\\)$`),
+      ),
+    ];
     expect(await problemsOf(loadContent(dir))).toEqual(expected);
     expect(await problemsOf(loadProject(dir))).toEqual(expected);
     expect(await problemsOf(readProxyAllowlist(dir))).toEqual(expected);
@@ -109,7 +117,9 @@ describe('strict JSON in the settings files', () => {
     authors[1]!.slug = 'Not A Slug';
     const text = JSON.stringify(authors, null, 2);
     await writeFile(path.join(dir, 'authors.json'), text);
-    expect(await problemsOf(loadContent(dir))).toEqual([expect.stringMatching(new RegExp(`authors\\.json:${lineOf(text, '"Not A Slug"')} field "1\\.slug": 1\\.slug must be lowercase`))]);
+    expect(await problemsOf(loadContent(dir))).toEqual([
+      expect.stringMatching(new RegExp(`authors\\.json:${lineOf(text, '"Not A Slug"')} field "1\\.slug": 1\\.slug must be lowercase`)),
+    ]);
   });
 });
 
@@ -117,7 +127,9 @@ describe('the proxy allowlist', () => {
   it('is proxy.allow of the validated settings; a bad host is a problem at its line, not skipped', async () => {
     expect(await readProxyAllowlist((await withSiteJson(() => {})).dir)).toEqual(['www.googletagmanager.com', 'www.google-analytics.com']);
     const { dir, text } = await withSiteJson((site) => void (site.proxy.allow = ['www.googletagmanager.com', 'http://evil.example/']));
-    expect(await problemsOf(readProxyAllowlist(dir))).toEqual([expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, 'evil.example')} field "proxy\\.allow\\.1": proxy\\.allow\\.1 must be a host name`))]);
+    expect(await problemsOf(readProxyAllowlist(dir))).toEqual([
+      expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, 'evil.example')} field "proxy\\.allow\\.1": proxy\\.allow\\.1 must be a host name`)),
+    ]);
   });
 
   it('is empty, every host refused, when there is no site.json (a built site served alone)', async () => {
@@ -136,7 +148,10 @@ describe('the proxy allowlist', () => {
     const run = await runFelt(['serve', '--content', dir, '--dist', dist, '--port', '0'], { timeoutMs: 10_000 });
     expect(run.code).toBe(1);
     expect(run.stderr).not.toMatch(STACK_TRACE);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"allow"')} field "proxy\\.allow": proxy\\.allow must be an array$`)), expect.stringMatching(/^felt: 1 problem in content/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"allow"')} field "proxy\\.allow": proxy\\.allow must be an array$`)),
+      expect.stringMatching(/^felt: 1 problem in content/),
+    ]);
   });
 });
 
@@ -144,6 +159,8 @@ describe('checkContent', () => {
   it('reports a settings problem at the same line as the build', async () => {
     const { dir, text } = await withSiteJson((site) => void ((site.home as Json).pageSize = 0));
     const report = await checkContent({ contentDir: dir });
-    expect(report.problems.map(formatProblem)).toContainEqual(expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"pageSize"')} field "home\\.pageSize"`)));
+    expect(report.problems.map(formatProblem)).toContainEqual(
+      expect.stringMatching(new RegExp(`site\\.json:${lineOf(text, '"pageSize"')} field "home\\.pageSize"`)),
+    );
   });
 });

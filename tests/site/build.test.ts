@@ -81,7 +81,18 @@ describe('building the fixture site', () => {
       ].sort(),
     );
     expect(result.articles).toBe(5);
-    for (const file of ['robots.txt', 'sitemap.xml', 'feed.xml', 'feeds/betting-strategies.xml', 'feeds/ultimate-poker-guides-strategies.xml', 'favicon.ico', 'icons/felt-logo-small.png', 'page-data/app-data.json', 'slice-data/header.json', 'slice-data/footer.json']) {
+    for (const file of [
+      'robots.txt',
+      'sitemap.xml',
+      'feed.xml',
+      'feeds/betting-strategies.xml',
+      'feeds/ultimate-poker-guides-strategies.xml',
+      'favicon.ico',
+      'icons/felt-logo-small.png',
+      'page-data/app-data.json',
+      'slice-data/header.json',
+      'slice-data/footer.json',
+    ]) {
       expect(files).toContain(file);
     }
   });
@@ -120,9 +131,20 @@ describe('building the fixture site', () => {
     expect(h).toContain('<link rel="alternate" hreflang="en-US" href="https://fixture.example/articles/first-steps">');
     expect(h).toContain('<link rel="alternate" hreflang="ru-RU" href="https://ru.fixture.example/articles/pervye-shagi">');
     const [articleLd, breadcrumbs] = jsonLd(html);
-    expect(articleLd).toMatchObject({ '@type': 'Article', headline: 'First Steps in Betting', datePublished: '2026-01-10', dateModified: '2026-02-01', author: { '@type': 'Person', name: 'Mara Lindqvist', url: 'https://fixture.example/authors/mara-lindqvist' } });
+    expect(articleLd).toMatchObject({
+      '@type': 'Article',
+      headline: 'First Steps in Betting',
+      datePublished: '2026-01-10',
+      dateModified: '2026-02-01',
+      author: { '@type': 'Person', name: 'Mara Lindqvist', url: 'https://fixture.example/authors/mara-lindqvist' },
+    });
     expect(breadcrumbs).toMatchObject({ '@type': 'BreadcrumbList' });
-    expect((breadcrumbs!.itemListElement as { name: string }[]).map((i) => i.name)).toEqual(['Home', '💰 Betting Strategies', expect.any(String), 'First Steps in Betting']);
+    expect((breadcrumbs!.itemListElement as { name: string }[]).map((i) => i.name)).toEqual([
+      'Home',
+      '💰 Betting Strategies',
+      expect.any(String),
+      'First Steps in Betting',
+    ]);
   });
 
   it('renders the article: breadcrumbs, author link, dates, reading time, contents, related, tags', async () => {
@@ -258,7 +280,17 @@ describe('a failed build', () => {
     const error = await buildSite({ contentDir: broken, outDir: out, now: NOW }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);
     const problems = (error as ContentError).problems.map((p) => `${path.basename(p.file)} ${p.field ?? ''}`);
-    expect(problems).toEqual(expect.arrayContaining(['broken-one.md slug', 'broken-one.md description', 'broken-one.md author', 'broken-one.md date', 'broken-one.md locale', 'broken-one.md entities', 'broken-two.md ']));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'broken-one.md slug',
+        'broken-one.md description',
+        'broken-one.md author',
+        'broken-one.md date',
+        'broken-one.md locale',
+        'broken-one.md entities',
+        'broken-two.md ',
+      ]),
+    );
     const after = await stat(path.join(out, 'index.html'));
     expect(after.mtimeMs).toBe(before.mtimeMs);
     const siblings = await readdir(path.dirname(out));

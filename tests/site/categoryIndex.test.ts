@@ -9,7 +9,20 @@ const categories: CategoryNode[] = [
 ];
 
 function article(id: string, entities: Article['entities']): Article {
-  return { id, file: `${id}.md`, slug: id, title: id, description: '', author: 'A', date: '2026-01-01', locale: 'en_US', entities, source: `${id}.md`, words: 0, digest: id };
+  return {
+    id,
+    file: `${id}.md`,
+    slug: id,
+    title: id,
+    description: '',
+    author: 'A',
+    date: '2026-01-01',
+    locale: 'en_US',
+    entities,
+    source: `${id}.md`,
+    words: 0,
+    digest: id,
+  };
 }
 
 describe('category index', () => {
@@ -25,7 +38,10 @@ describe('category index', () => {
   });
 
   it('normalises category and subcategory names to camelCase', () => {
-    const placements = placeArticle(article('b', [{ category: 'Betting Strategies', subcategories: [{ subcategory: 'bankroll management', subsubcategories: [] }] }]), categories);
+    const placements = placeArticle(
+      article('b', [{ category: 'Betting Strategies', subcategories: [{ subcategory: 'bankroll management', subsubcategories: [] }] }]),
+      categories,
+    );
     expect(placements.map((p) => [p.category.key, p.subcategory.key])).toEqual([['bettingStrategies', 'bankrollManagement']]);
   });
 
@@ -49,7 +65,13 @@ describe('category index', () => {
       [
         article('e', [
           { category: 'astrology' },
-          { category: 'gameRules', subcategories: [{ subcategory: 'pokerGameRules', subsubcategories: [] }, { subcategory: 'other', subsubcategories: [] }] },
+          {
+            category: 'gameRules',
+            subcategories: [
+              { subcategory: 'pokerGameRules', subsubcategories: [] },
+              { subcategory: 'other', subsubcategories: [] },
+            ],
+          },
         ]),
       ],
       categories,

@@ -32,9 +32,15 @@ describe('checkContent', () => {
     expect(report.ok).toBe(false);
     // The summary line an operator reads: five missing article fields and two settings problems.
     expect(report).toMatchObject({ errors: 7, warnings: 0 });
-    expect(report.problems.map((p) => `${path.basename(p.file)} ${p.field}`).sort()).toEqual(
-      ['broken.md date', 'broken.md description', 'broken.md entities', 'broken.md locale', 'broken.md slug', 'site.json email', 'site.json home.pageSize'],
-    );
+    expect(report.problems.map((p) => `${path.basename(p.file)} ${p.field}`).sort()).toEqual([
+      'broken.md date',
+      'broken.md description',
+      'broken.md entities',
+      'broken.md locale',
+      'broken.md slug',
+      'site.json email',
+      'site.json home.pageSize',
+    ]);
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:\d+ field "home\.pageSize": home\.pageSize must be a number/));
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:1 field "email": email is required/));
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "slug": slug is required/));
@@ -48,7 +54,8 @@ describe('checkUiLocales', () => {
     const dir = await tempDir('felt-locales-');
     await cp(LOCALES_DIR, dir, { recursive: true });
     const all: Record<string, Record<string, string>> = {};
-    for (const ui of ['en', 'tr', 'ru', 'ko']) all[ui] = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(dir, `${ui}.json`), 'utf8')));
+    for (const ui of ['en', 'tr', 'ru', 'ko'])
+      all[ui] = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(dir, `${ui}.json`), 'utf8')));
     edit(all);
     for (const [ui, strings] of Object.entries(all)) await writeFile(path.join(dir, `${ui}.json`), raw[ui] ?? JSON.stringify(strings, null, 2));
     return checkUiLocales(dir);
@@ -67,7 +74,9 @@ describe('checkUiLocales', () => {
     });
     const lines = problems.map(formatProblem);
     expect(lines).toContainEqual(expect.stringMatching(/ko\.json field "menu\.more": UI string "menu\.more" is missing/));
-    expect(lines).toContainEqual(expect.stringMatching(/tr\.json:\d+ field "footer\.copyright": placeholders \{yil\} \{title\} differ from English \{year\} \{title\}/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/tr\.json:\d+ field "footer\.copyright": placeholders \{yil\} \{title\} differ from English \{year\} \{title\}/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/ru\.json:\d+ field "search\.placeholder": UI string "search\.placeholder" is empty/));
     expect(problems.find((p) => p.field === 'no.such.key')?.severity).toBe('warning');
     expect(problems.filter((p) => p.severity === 'error')).toHaveLength(3);
@@ -93,7 +102,9 @@ describe('parseJson', () => {
     const parsed = parseJson('{\n  "a": {\n    "b": [\n      1,\n      { "c": "x\\"y" }\n    ]\n  },\n  "d.e": true\n}');
     if (!parsed.ok) throw new Error(parsed.error.message);
     const { lineOf } = parsed.json;
-    expect([lineOf(['a']), lineOf(['a', 'b']), lineOf(['a', 'b', 0]), lineOf(['a', 'b', 1]), lineOf(['a', 'b', 1, 'c']), lineOf(['d.e'])]).toEqual([2, 3, 4, 5, 5, 8]);
+    expect([lineOf(['a']), lineOf(['a', 'b']), lineOf(['a', 'b', 0]), lineOf(['a', 'b', 1]), lineOf(['a', 'b', 1, 'c']), lineOf(['d.e'])]).toEqual([
+      2, 3, 4, 5, 5, 8,
+    ]);
     expect([lineOf(['a', 'b', 7]), lineOf(['a', 'missing']), lineOf(['nothing'])]).toEqual([3, 2, 1]);
   });
 

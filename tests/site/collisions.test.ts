@@ -53,25 +53,33 @@ describe('route collisions', () => {
   it('refuses a category slug "404": its page data is the 404 page\'s', async () => {
     const content = await siteWith({ categories: (c) => void (c.bettingStrategies.slug = '404') });
     expect(await refused(content)).toEqual([
-      expect.stringMatching(/categories\.json field "bettingStrategies\.slug": category "404" and the 404 page both write page-data\/404\/page-data\.json \(rename the category slug\)$/),
+      expect.stringMatching(
+        /categories\.json field "bettingStrategies\.slug": category "404" and the 404 page both write page-data\/404\/page-data\.json \(rename the category slug\)$/,
+      ),
     ]);
   });
 
   it('refuses a category slug "index": its page data is the home page\'s', async () => {
     const content = await siteWith({ categories: (c) => void (c.pokerGuides.slug = 'index') });
-    expect(await refused(content)).toEqual([expect.stringMatching(/field "pokerGuides\.slug": category "index" and the home page both write page-data\/index\/page-data\.json/)]);
+    expect(await refused(content)).toEqual([
+      expect.stringMatching(/field "pokerGuides\.slug": category "index" and the home page both write page-data\/index\/page-data\.json/),
+    ]);
   });
 
   it('refuses a category in a folder of the build: "search" would be cached as immutable with the search index', async () => {
     const content = await siteWith({ categories: (c) => void (c.pokerGuides.slug = 'search') });
     expect(await refused(content)).toEqual([
       // Its subcategories are in search/ because it is: one problem, not one per subcategory.
-      expect.stringMatching(/field "pokerGuides\.slug": category "search" writes search\/index\.html into search\/, which holds the search index, cached as immutable \(rename the category slug\)$/),
+      expect.stringMatching(
+        /field "pokerGuides\.slug": category "search" writes search\/index\.html into search\/, which holds the search index, cached as immutable \(rename the category slug\)$/,
+      ),
     ]);
   });
 
-  it('refuses a subcategory whose route is an article\'s, naming both files', async () => {
-    const content = await siteWith({ categories: (c) => void ((c.pokerGuides.slug = 'articles'), (c.pokerGuides.children.beginnerPokerTips.slug = 'poker-basics')) });
+  it("refuses a subcategory whose route is an article's, naming both files", async () => {
+    const content = await siteWith({
+      categories: (c) => void ((c.pokerGuides.slug = 'articles'), (c.pokerGuides.children.beginnerPokerTips.slug = 'poker-basics')),
+    });
     expect(await refused(content)).toEqual([
       expect.stringMatching(
         /categories\.json field "pokerGuides\.children\.beginnerPokerTips\.slug": subcategory "articles\/poker-basics" and article "poker-basics" \(\S*articles\/en_US\/poker-basics\.md\) both write articles\/poker-basics\/index\.html and page-data\/articles\/poker-basics\/page-data\.json \(rename the subcategory slug or the article slug \(and its file name\)\)$/,
@@ -79,21 +87,32 @@ describe('route collisions', () => {
     ]);
   });
 
-  it('refuses a subcategory whose route is an info page\'s', async () => {
+  it("refuses a subcategory whose route is an info page's", async () => {
     const content = await siteWith({ categories: (c) => void ((c.pokerGuides.slug = 'info'), (c.pokerGuides.children.beginnerPokerTips.slug = 'about-us')) });
-    expect(await refused(content)).toEqual([expect.stringMatching(/subcategory "info\/about-us" and the about-us page both write info\/about-us\/index\.html and page-data\/info\/about-us\/page-data\.json/)]);
+    expect(await refused(content)).toEqual([
+      expect.stringMatching(
+        /subcategory "info\/about-us" and the about-us page both write info\/about-us\/index\.html and page-data\/info\/about-us\/page-data\.json/,
+      ),
+    ]);
   });
 
   it('reports every collision at once, one problem each', async () => {
     const content = await siteWith({
-      categories: (c) => void ((c.bettingStrategies.slug = '404'), (c.pokerGuides.slug = 'authors'), (c.pokerGuides.children.beginnerPokerTips.slug = 'mara-lindqvist')),
+      categories: (c) =>
+        void ((c.bettingStrategies.slug = '404'), (c.pokerGuides.slug = 'authors'), (c.pokerGuides.children.beginnerPokerTips.slug = 'mara-lindqvist')),
     });
     const problems = await refused(content);
     expect(problems).toHaveLength(3);
     expect(problems).toContainEqual(expect.stringMatching(/category "404" and the 404 page both write/));
     // Two files, one pair of owners: one problem.
-    expect(problems).toContainEqual(expect.stringMatching(/category "authors" and the authors page both write authors\/index\.html and page-data\/authors\/page-data\.json/));
-    expect(problems).toContainEqual(expect.stringMatching(/field "pokerGuides\.children\.beginnerPokerTips\.slug": subcategory "authors\/mara-lindqvist" and author "Mara Lindqvist" \(\S*authors\.json\) both write/));
+    expect(problems).toContainEqual(
+      expect.stringMatching(/category "authors" and the authors page both write authors\/index\.html and page-data\/authors\/page-data\.json/),
+    );
+    expect(problems).toContainEqual(
+      expect.stringMatching(
+        /field "pokerGuides\.children\.beginnerPokerTips\.slug": subcategory "authors\/mara-lindqvist" and author "Mara Lindqvist" \(\S*authors\.json\) both write/,
+      ),
+    );
   });
 
   it('still names both files when two articles share a slug', async () => {
@@ -101,14 +120,21 @@ describe('route collisions', () => {
     const content = await siteWith({}, { 'articles/en_US/poker-basics-copy.md': poker });
     const { problems } = await build(content);
     const lines = problems!.map(formatProblem);
-    expect(lines).toContainEqual(expect.stringMatching(/poker-basics-copy\.md:3 field "slug": slug "poker-basics" is used by 2 articles: \S*poker-basics-copy\.md, \S*poker-basics\.md/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/poker-basics-copy\.md:3 field "slug": slug "poker-basics" is used by 2 articles: \S*poker-basics-copy\.md, \S*poker-basics\.md/),
+    );
     expect(lines).toContainEqual(expect.stringMatching(/poker-basics\.md:3 field "slug": slug "poker-basics" is used by 2 articles/));
   });
 
   it('builds slugs that no route collides with, whatever they are called', async () => {
     // "articles" and "page" were on a hand-kept reserved list; the routes they make collide with nothing.
     const content = await siteWith({
-      categories: (c) => void ((c.pokerGuides.slug = 'articles'), (c.bettingStrategies.children.fundamentalBettingStrategies.slug = 'page'), (c.bettingStrategies.children.advancedBettingTechniques.slug = '500')),
+      categories: (c) =>
+        void (
+          (c.pokerGuides.slug = 'articles'),
+          (c.bettingStrategies.children.fundamentalBettingStrategies.slug = 'page'),
+          (c.bettingStrategies.children.advancedBettingTechniques.slug = '500')
+        ),
       authors: (a) => void ((a[0]!.slug = 'page'), (a[1]!.slug = 'feed')),
     });
     const { out, problems } = await build(content);
@@ -134,7 +160,9 @@ describe('route collisions', () => {
     const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages() });
     const claimed = new Set<string>();
     claimOutputs(model, (file) => void claimed.add(file));
-    const written = (await readdir(out, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(out, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+    const written = (await readdir(out, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(out, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
     const unclaimed = written.filter((file) => !claimed.has(file) && !BUILD_FOLDERS.some((f) => !f.admitsPageData && file.startsWith(f.folder)));
     expect(unclaimed).toEqual([]);
     // And nothing is claimed that the build does not write.

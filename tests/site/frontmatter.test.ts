@@ -15,7 +15,16 @@ import { parseArticle } from '../../site/content/parseArticle.ts';
 import { ensureCompiled, runFelt, STACK_TRACE } from '../security/support/cli.ts';
 import { fixtureCopy } from './helpers.ts';
 
-const FIELDS = ['title: A title', 'slug: a-title', 'description: A description.', 'author: Mara Lindqvist', 'date: 2026-01-01', 'locale: en_US', 'entities:', '  - category: bettingStrategies'];
+const FIELDS = [
+  'title: A title',
+  'slug: a-title',
+  'description: A description.',
+  'author: Mara Lindqvist',
+  'date: 2026-01-01',
+  'locale: en_US',
+  'entities:',
+  '  - category: bettingStrategies',
+];
 
 /** An article whose frontmatter lines are FIELDS with some replaced or added. */
 function article(replace: Record<string, string> = {}, extra: string[] = []): string {
@@ -35,20 +44,29 @@ describe('article frontmatter', () => {
 
   it('puts a problem inside a list on the line of that item, not on the line of the list', () => {
     const source = article({}, ['  - category: pokerGuides', '    subcategories:', '      - subcategory: Tournaments', '      - subcategory: [not, text]']);
-    expect(parse(source).problems.map(formatProblem)).toEqual(['articles/en_US/a-title.md:13 field "entities.1.subcategories.1.subcategory": entities.1.subcategories.1.subcategory must be a string']);
+    expect(parse(source).problems.map(formatProblem)).toEqual([
+      'articles/en_US/a-title.md:13 field "entities.1.subcategories.1.subcategory": entities.1.subcategories.1.subcategory must be a string',
+    ]);
   });
 
   it('refuses an alias bomb ("billion laughs") with one line, without expanding it', () => {
     const levels = ['a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let i = 1; i < 9; i++) levels.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9)
+          .fill(`*${'abcdefghi'[i - 1]}`)
+          .join(', ')}]`,
+      );
     const started = performance.now();
     const { problems, article: parsed } = parse(article({}, levels));
     expect(performance.now() - started).toBeLessThan(1000);
     expect(parsed).toBeUndefined();
-    expect(problems.map(formatProblem)).toEqual(['articles/en_US/a-title.md:11: frontmatter is not valid YAML: its aliases (*name) expand to too much data (more than the limit of 50 aliases) (write the values out instead of repeating aliases)']);
+    expect(problems.map(formatProblem)).toEqual([
+      'articles/en_US/a-title.md:11: frontmatter is not valid YAML: its aliases (*name) expand to too much data (more than the limit of 50 aliases) (write the values out instead of repeating aliases)',
+    ]);
   });
 
-  it('refuses tags outside YAML\'s core schema, with their line', () => {
+  it("refuses tags outside YAML's core schema, with their line", () => {
     for (const tagged of ['title: !!binary aGVsbG8=', 'title: !custom A title']) {
       const { problems } = parse(article({ title: tagged }));
       expect(problems, tagged).toHaveLength(1);
@@ -57,8 +75,12 @@ describe('article frontmatter', () => {
   });
 
   it('names the line of a syntax error and of a duplicate key', () => {
-    expect(parse(article({ description: 'description: [unclosed' })).problems.map(formatProblem)).toEqual([expect.stringMatching(/^articles\/en_US\/a-title\.md:4: frontmatter is not valid YAML: /)]);
-    expect(parse(article({}, ['title: Again'])).problems.map(formatProblem)).toEqual([expect.stringMatching(/^articles\/en_US\/a-title\.md:10: frontmatter is not valid YAML: Map keys must be unique/)]);
+    expect(parse(article({ description: 'description: [unclosed' })).problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/^articles\/en_US\/a-title\.md:4: frontmatter is not valid YAML: /),
+    ]);
+    expect(parse(article({}, ['title: Again'])).problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/^articles\/en_US\/a-title\.md:10: frontmatter is not valid YAML: Map keys must be unique/),
+    ]);
   });
 });
 
@@ -86,7 +108,10 @@ describe('info pages with broken YAML (issue 11)', () => {
     const run = await runFelt(['build', '--content', contentDir, '--out', out], { timeoutMs: 90_000 });
     expect(run.code).toBe(1);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(STACK_TRACE);
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\S*pages\/en\/about-us\.md:3: frontmatter is not valid YAML: /), expect.stringMatching(/^felt: 1 problem in content/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^\S*pages\/en\/about-us\.md:3: frontmatter is not valid YAML: /),
+      expect.stringMatching(/^felt: 1 problem in content/),
+    ]);
     expect(existsSync(out)).toBe(false);
   });
 });

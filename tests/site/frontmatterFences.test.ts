@@ -15,11 +15,24 @@ import { fixtureCopy } from './helpers.ts';
 describe('scanFrontmatter', () => {
   it('gives the closing fence and each top-level key with its line, ignoring indented lines', () => {
     const block = scanFrontmatter('---\ntitle: A\nentities:\n  - category: x\nslug : a\n---\nbody: not a key\n');
-    expect(block).toEqual({ closeLine: 6, keys: new Map([['title', 2], ['entities', 3], ['slug', 5]]) });
+    expect(block).toEqual({
+      closeLine: 6,
+      keys: new Map([
+        ['title', 2],
+        ['entities', 3],
+        ['slug', 5],
+      ]),
+    });
   });
 
   it('reads a raw file: byte-order mark and CRLF line ends', () => {
-    expect(scanFrontmatter('\uFEFF---\r\ntitle: A\r\nslug: a\r\n---\r\nBody\r\n')).toEqual({ closeLine: 4, keys: new Map([['title', 2], ['slug', 3]]) });
+    expect(scanFrontmatter('\uFEFF---\r\ntitle: A\r\nslug: a\r\n---\r\nBody\r\n')).toEqual({
+      closeLine: 4,
+      keys: new Map([
+        ['title', 2],
+        ['slug', 3],
+      ]),
+    });
   });
 
   it('has nothing to say about a file without frontmatter or one that never closes', () => {

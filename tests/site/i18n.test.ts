@@ -24,7 +24,10 @@ describe('UI strings', () => {
     const messages = await loadMessages();
     const required = Object.keys(messages.en).filter((key) => !/\.(zero|one|two|few|many)$/.test(key));
     for (const ui of ['tr', 'ru', 'ko'] as const) {
-      expect(required.filter((key) => !(key in messages[ui])), ui).toEqual([]);
+      expect(
+        required.filter((key) => !(key in messages[ui])),
+        ui,
+      ).toEqual([]);
     }
   });
 });

@@ -91,7 +91,12 @@ describe('incremental builds', () => {
       await writeFile(full, after);
     };
     const steps: [string, () => Promise<void>, string, string][] = [
-      ['an author bio', () => edit('authors.json', (t) => t.replace('Colette grew up in Lyon', 'Colette grew up in Marseille')), 'articles/crypto-books/index.html', 'Marseille'],
+      [
+        'an author bio',
+        () => edit('authors.json', (t) => t.replace('Colette grew up in Lyon', 'Colette grew up in Marseille')),
+        'articles/crypto-books/index.html',
+        'Marseille',
+      ],
       ['an ad on an article page', () => edit('ads.json', (t) => t.replace('B partner', 'C partner')), 'articles/first-steps/index.html', 'C partner'],
       [
         'a translation in another locale',
@@ -102,7 +107,12 @@ describe('incremental builds', () => {
         'articles/first-steps/index.html',
         'https://ru.fixture.example/articles/pervye-shagi-v-stavkah',
       ],
-      ['a related article\'s title', () => edit('articles/en_US/advanced-hedging.md', (t) => t.replace(/^title: .*$/m, 'title: Hedging, Revisited')), 'articles/first-steps/index.html', 'Hedging, Revisited'],
+      [
+        "a related article's title",
+        () => edit('articles/en_US/advanced-hedging.md', (t) => t.replace(/^title: .*$/m, 'title: Hedging, Revisited')),
+        'articles/first-steps/index.html',
+        'Hedging, Revisited',
+      ],
     ];
     for (const [what, change, page, expected] of steps) {
       await change();
@@ -120,12 +130,17 @@ describe('incremental builds', () => {
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
-    const article = (n: number) => NEW_ARTICLE.replace('reading-line-movement', `line-${n}`).replace('Reading Line Movement', `Line ${n}`).replace('2026-03-01', `2026-03-${String(n).padStart(2, '0')}`);
+    const article = (n: number) =>
+      NEW_ARTICLE.replace('reading-line-movement', `line-${n}`)
+        .replace('Reading Line Movement', `Line ${n}`)
+        .replace('2026-03-01', `2026-03-${String(n).padStart(2, '0')}`);
     for (let n = 1; n <= 6; n++) await writeFile(path.join(content, `articles/en_US/line-${n}.md`), article(n));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
     // The fixture pages by one: Betting Strategies now has 9 articles, the newest on its front page and 8 archive pages.
     const archive = (n: number) => path.join(out, `betting-strategies/page/${n}/index.html`);
-    const before = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map(async (n) => ({ html: await readFile(archive(n), 'utf8'), mtime: (await stat(archive(n))).mtimeMs })));
+    const before = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map(async (n) => ({ html: await readFile(archive(n), 'utf8'), mtime: (await stat(archive(n))).mtimeMs })),
+    );
     expect(before[0]!.html).toContain('/articles/crypto-books'); // page 1: the oldest article, for good
 
     await writeFile(path.join(content, 'articles/en_US/line-7.md'), article(7));
@@ -149,7 +164,9 @@ describe('incremental builds', () => {
     const many = path.join(root, 'many');
     // Run from another folder than felt's own: asset links must not depend on it.
     await run(process.execPath, [FELT, 'build', '--content', content, '--out', one, '--threads', '1', '--no-incremental'], { cwd: root });
-    const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json'], { cwd: root });
+    const { stdout } = await run(process.execPath, [FELT, 'build', '--content', content, '--out', many, '--threads', '3', '--no-incremental', '--json'], {
+      cwd: root,
+    });
     expect(await readFile(path.join(many, 'index.html'), 'utf8')).toMatch(/<link rel="stylesheet" href="\/assets\/styles-\w+\.css">/);
     expect(JSON.parse(stdout)).toMatchObject({ threads: 3, rendered: 30 });
     const [a, b] = await Promise.all([snapshot(one), snapshot(many)]);
@@ -158,4 +175,3 @@ describe('incremental builds', () => {
     for (const name of Object.keys(a)) expect(b[name], name).toBe(a[name]);
   });
 });
-

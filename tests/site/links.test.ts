@@ -15,7 +15,10 @@ async function htmlFiles(dir: string): Promise<string[]> {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then((s) => s.isFile(), () => false);
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /** What felt serve would answer for a site path. */

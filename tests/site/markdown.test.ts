@@ -22,7 +22,9 @@ describe('markdown', () => {
   });
 
   it('escapes raw HTML, refuses script links and gives headings ids for the contents', () => {
-    const out = renderMarkdown('Intro\n\n## Odds & Ends\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) ![i](https://x.example/a.png)\n\n## Odds & Ends\n');
+    const out = renderMarkdown(
+      'Intro\n\n## Odds & Ends\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) ![i](https://x.example/a.png)\n\n## Odds & Ends\n',
+    );
     expect(out.html).not.toMatch(/<script|href="javascript:|<img/);
     expect(out.html).toContain('&lt;script&gt;');
     expect(out.toc).toEqual([
@@ -32,7 +34,7 @@ describe('markdown', () => {
     expect(out.firstParagraph).toBe('Intro');
   });
 
-  it('gives every heading an id of its own, apart from the page\'s ids (issue 16)', () => {
+  it("gives every heading an id of its own, apart from the page's ids (issue 16)", () => {
     const out = renderMarkdown('## Announcer\n\n## Main\n\n## Odds\n\n## Odds\n\n## Odds 2\n\n### Банкролл\n');
     expect(out.toc.map((entry) => entry.id)).toEqual(['section-announcer', 'section-main', 'section-odds', 'section-odds-2', 'section-odds-2-2', 'section-6']);
     expect(out.html).toContain('<h2 id="section-announcer">Announcer</h2>');

@@ -69,7 +69,9 @@ describe('the line under an archive page heading', () => {
       const t = createTranslator(ui, messages[ui], messages.en);
       const articles = dates.map((date) => ({ slug: date, title: date, description: '', author: 'A', authorSlug: 'a', date, minutes: 1 }));
       const value = { t: t.t, pick: t.pick, formatDate: t.formatDate, settings: {} as never, categories: [] };
-      return renderToStaticMarkup(createElement(SiteProvider, { value }, createElement(ListingCount, { countKey: 'category.count', total: 40, articles, page })));
+      return renderToStaticMarkup(
+        createElement(SiteProvider, { value }, createElement(ListingCount, { countKey: 'category.count', total: 40, articles, page })),
+      );
     };
     expect(line('en', 0, ['2026-03-01'])).toBe('<p class="page-count">40 articles</p>');
     expect(line('en', 3, ['2026-03-01', '2026-01-05'])).toBe('<p class="page-count">Page 3 · January 5, 2026 – March 1, 2026</p>');

@@ -35,7 +35,9 @@ describe('ad HTML sanitising', () => {
   });
 
   it('drops scripts, handlers, javascript: links and other tags', () => {
-    const out = sanitizeAdHtml('<a href="javascript:alert(1)">x</a><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://a.example" onclick="alert(1)">ok</a><svg><script>alert(1)</script></svg><style>*{}</style>');
+    const out = sanitizeAdHtml(
+      '<a href="javascript:alert(1)">x</a><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://a.example" onclick="alert(1)">ok</a><svg><script>alert(1)</script></svg><style>*{}</style>',
+    );
     expect(out).not.toMatch(/script|onerror|onclick|javascript|<img|<svg|<style/i);
     expect(out).toContain('<a href="https://a.example" rel="sponsored noopener" target="_blank">ok</a>');
   });

@@ -4,7 +4,9 @@ import { parseArticle } from '../../site/content/parseArticle.ts';
 import { contentProblems, fixtureCopy } from './helpers.ts';
 
 const article = (fields: Record<string, string>, body = '## Heading\n\nText.\n') =>
-  `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join('\n')}\n---\n${body}`;
+  `---\n${Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n')}\n---\n${body}`;
 
 const good = {
   title: 'A title',
@@ -36,7 +38,9 @@ describe('article validation', () => {
       expect.stringMatching(/apr-31\.md:10 field "updated": updated must be a real calendar date/),
       expect.stringMatching(/feb-30\.md:6 field "date": date must be a real calendar date/),
     ]);
-    const content = await loadContent(await fixtureCopy({ 'articles/en_US/leap-day.md': article({ ...good, slug: 'leap-day', date: '2024-02-29', updated: "'2026-03-14'" }) }));
+    const content = await loadContent(
+      await fixtureCopy({ 'articles/en_US/leap-day.md': article({ ...good, slug: 'leap-day', date: '2024-02-29', updated: "'2026-03-14'" }) }),
+    );
     expect(content.articles.en_US.find((a) => a.slug === 'leap-day')).toMatchObject({ date: '2024-02-29', updated: '2026-03-14' });
   });
 

@@ -26,7 +26,12 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function isPageData(value: unknown): value is PageData {
   const data = value as PageData | null;
   const context = data?.result?.pageContext;
-  return typeof data?.componentChunkName === 'string' && typeof context?.html === 'string' && typeof context.kind === 'string' && typeof context.head?.title === 'string';
+  return (
+    typeof data?.componentChunkName === 'string' &&
+    typeof context?.html === 'string' &&
+    typeof context.kind === 'string' &&
+    typeof context.head?.title === 'string'
+  );
 }
 
 /** One page-data file, with retries on statuses other than 200, 404 and 500. */

@@ -23,10 +23,14 @@ export class ScrollMemory {
     const state = history.state as { key?: string } | null;
     this.key = state?.key ?? newKey();
     if (!state?.key) history.replaceState({ ...(state ?? {}), key: this.key }, '');
-    addEventListener('scroll', () => {
-      cancelAnimationFrame(this.frame);
-      this.frame = requestAnimationFrame(() => this.save());
-    }, { passive: true });
+    addEventListener(
+      'scroll',
+      () => {
+        cancelAnimationFrame(this.frame);
+        this.frame = requestAnimationFrame(() => this.save());
+      },
+      { passive: true },
+    );
     addEventListener('pagehide', () => this.persist());
     // A reload or a back/forward full load: return to the saved place.
     const saved = this.positions[this.key];

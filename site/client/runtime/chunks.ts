@@ -33,7 +33,10 @@ export class MissingChunkError extends Error {
 
 /** SPEC section 8: a chunk that would not load; the router loads the page in full. */
 export class ChunkLoadError extends Error {
-  constructor(readonly chunk: string, cause: unknown) {
+  constructor(
+    readonly chunk: string,
+    cause: unknown,
+  ) {
     super(`felt: component chunk "${chunk}" failed to load`, { cause });
   }
 }

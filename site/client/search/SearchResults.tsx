@@ -57,7 +57,9 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
   const status = failed ? strings.searchError : loading && hits.length === 0 ? strings.searchLoading : countText(hits.length, more, strings);
   return (
     <div id={id} className="search-results" aria-label={strings.searchLabel} role="region" onKeyDown={onKey} aria-busy={loading}>
-      <p className="search-status" role="status">{status}</p>
+      <p className="search-status" role="status">
+        {status}
+      </p>
       {!loading && !failed && hits.length === 0 && (
         <div className="search-empty">
           <EmptyTable label={strings.searchEmptyAlt} />

@@ -58,7 +58,10 @@ export class SearchEngine {
   private manifest?: Promise<SearchManifest>;
   private readonly files = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly manifestUrl: string, private readonly fetchJson: FetchJson) {}
+  constructor(
+    private readonly manifestUrl: string,
+    private readonly fetchJson: FetchJson,
+  ) {}
 
   async search(query: string): Promise<SearchPage> {
     try {
@@ -188,7 +191,7 @@ function ungap(list: number[]): number[] {
 
 function intersect(a: number[], b: number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] === b[j]) {
       out.push(a[i]!);
       i++;

@@ -15,7 +15,11 @@ export const SEARCH_MIN_CHARS = 3;
 
 /** Lower case without accents; Turkish dotless ı and dotted İ fold to i. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/ı/g, 'i');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ı/g, 'i');
 }
 
 /** The distinct folded words of a query. */

@@ -44,7 +44,11 @@ describe('the generation word count', () => {
       const parsed = parseArticle(articleFile(answer, slot, meta), `${answer.slug}.md`, 'en_US');
       expect(parsed.problems).toEqual([]);
       const page = renderMarkdown(parsed.body!);
-      expect({ article: parsed.article!.words, page: page.words, minutes: readingMinutes(page.words) }).toEqual({ article: checked, page: checked, minutes: readingMinutes(checked) });
+      expect({ article: parsed.article!.words, page: page.words, minutes: readingMinutes(page.words) }).toEqual({
+        article: checked,
+        page: checked,
+        minutes: readingMinutes(checked),
+      });
     }
   });
 });

@@ -117,7 +117,13 @@ describe('felt generate', () => {
   });
 
   it('asks again with the reason, then records the article as failed', async () => {
-    const bad = JSON.stringify({ title: 'Önemli kurallar', slug: 'bad', description: 'Bu bir test açıklaması, yeterince uzun olmalı.', subsubcategories: [], body: '<script>alert(1)</script>\n\nKısa metin önemlidir ve gerekmektedir kullanmaktadır.' });
+    const bad = JSON.stringify({
+      title: 'Önemli kurallar',
+      slug: 'bad',
+      description: 'Bu bir test açıklaması, yeterince uzun olmalı.',
+      subsubcategories: [],
+      body: '<script>alert(1)</script>\n\nKısa metin önemlidir ve gerekmektedir kullanmaktadır.',
+    });
     llm.reply = (call) => (call.body.messages.length < 5 ? { content: bad } : undefined);
     const { opts, streams } = options({ locale: 'tr_TR', count: 2, attempts: 3, concurrency: 1 });
     llm.reply = () => ({ content: bad });
@@ -194,7 +200,10 @@ describe('felt generate', () => {
     const summary = (await generate(options({ count: workers, concurrency: workers }).opts)) as RunSummary;
     expect(summary.stored).toHaveLength(workers);
     expect(summary.usage.retries).toBe(2 * workers);
-    const arrivals = llm.log.filter((r) => r.path.endsWith('/chat/completions')).slice(2 * workers).map((r) => r.at);
+    const arrivals = llm.log
+      .filter((r) => r.path.endsWith('/chat/completions'))
+      .slice(2 * workers)
+      .map((r) => r.at);
     expect(arrivals).toHaveLength(workers);
     // Without jitter they arrive within a few ms of each other (a busy machine stretches that to
     // about 30 ms); the SDK's jitter spreads the second retry over up to 250 ms.

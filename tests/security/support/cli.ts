@@ -26,7 +26,9 @@ async function newestSource(dir: string): Promise<number> {
 
 export async function ensureCompiled(): Promise<void> {
   const lock = path.join(REPO, 'lib', '.security-compile.lock');
-  const stale = async () => !existsSync(BUNDLE) || (await stat(BUNDLE)).mtimeMs < Math.max(...(await Promise.all(['cli', 'shared', 'site'].map((dir) => newestSource(path.join(REPO, dir))))));
+  const stale = async () =>
+    !existsSync(BUNDLE) ||
+    (await stat(BUNDLE)).mtimeMs < Math.max(...(await Promise.all(['cli', 'shared', 'site'].map((dir) => newestSource(path.join(REPO, dir))))));
   if (!(await stale())) return;
   await mkdir(path.dirname(lock), { recursive: true });
   for (let i = 0; i < 600; i++) {

@@ -42,7 +42,11 @@ export async function startFaultServer(): Promise<FaultServer> {
       case 'hang':
         return;
       case '500':
-        return json(500, { error: { code: 500, message: `backend error while serving ${auth}`, type: 'server_error' } }, { 'Retry-After': '0', 'retry-after-ms': '0' });
+        return json(
+          500,
+          { error: { code: 500, message: `backend error while serving ${auth}`, type: 'server_error' } },
+          { 'Retry-After': '0', 'retry-after-ms': '0' },
+        );
       case '503':
         return json(503, { error: { code: 503, message: `unavailable for ${auth}`, type: 'server_error' } }, { 'Retry-After': '0', 'retry-after-ms': '0' });
       case '401':

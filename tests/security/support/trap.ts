@@ -52,8 +52,57 @@ export function watchDialogs(page: Page, hits: Hit[]): void {
 export function auditDom(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
-    const FORBIDDEN = new Set(['iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'portal', 'svg', 'math', 'template', 'style', 'xmp', 'plaintext', 'noscript', 'video', 'audio', 'source', 'marquee', 'details', 'textarea', 'select', 'option', 'isindex', 'keygen', 'picture', 'foreignobject', 'animate', 'set', 'mglyph', 'maction']);
-    const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'data', 'xlink:href', 'poster', 'background', 'ping', 'lowsrc', 'dynsrc', 'codebase', 'cite', 'longdesc', 'manifest', 'icon'];
+    const FORBIDDEN = new Set([
+      'iframe',
+      'frame',
+      'frameset',
+      'object',
+      'embed',
+      'applet',
+      'base',
+      'portal',
+      'svg',
+      'math',
+      'template',
+      'style',
+      'xmp',
+      'plaintext',
+      'noscript',
+      'video',
+      'audio',
+      'source',
+      'marquee',
+      'details',
+      'textarea',
+      'select',
+      'option',
+      'isindex',
+      'keygen',
+      'picture',
+      'foreignobject',
+      'animate',
+      'set',
+      'mglyph',
+      'maction',
+    ]);
+    const URL_ATTRIBUTES = [
+      'href',
+      'src',
+      'action',
+      'formaction',
+      'data',
+      'xlink:href',
+      'poster',
+      'background',
+      'ping',
+      'lowsrc',
+      'dynsrc',
+      'codebase',
+      'cite',
+      'longdesc',
+      'manifest',
+      'icon',
+    ];
     const SAFE_LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
     // prefetch: the runtime warms the cache with the islands' own chunks once a page has loaded (site/client/runtime/wake.ts).
     const LINK_RELS = new Set(['stylesheet', 'icon', 'apple-touch-icon', 'canonical', 'alternate', 'preload', 'modulepreload', 'prefetch']);
@@ -76,7 +125,13 @@ export function auditDom(page: Page): Promise<string[]> {
         problems.push(`script: ${describe(el)}`);
       }
       if (tag === 'meta' && el.hasAttribute('http-equiv')) problems.push(`meta http-equiv: ${describe(el)}`);
-      if (tag === 'link' && !String(el.getAttribute('rel')).split(/\s+/).every((rel) => LINK_RELS.has(rel))) problems.push(`link: ${describe(el)}`);
+      if (
+        tag === 'link' &&
+        !String(el.getAttribute('rel'))
+          .split(/\s+/)
+          .every((rel) => LINK_RELS.has(rel))
+      )
+        problems.push(`link: ${describe(el)}`);
       if (tag === 'img' && new URL((el as HTMLImageElement).src, location.href).origin !== location.origin) problems.push(`foreign image: ${describe(el)}`);
       for (const attribute of Array.from(el.attributes)) {
         const name = attribute.name.toLowerCase();

@@ -91,10 +91,15 @@ export async function makeXssContent(): Promise<XssSite> {
   // still seen in every field.
   const group = (n: number) => payloads.slice(n - (n % GROUP), n - (n % GROUP) + GROUP).join(' ');
   const authors = JSON.parse(await readFile(path.join(contentDir, 'authors.json'), 'utf8')) as unknown[];
-  payloads.forEach((payload, n) => authors.push({ name: payload, slug: authorSlug(n), description: payload, meta_title: group(n), meta_description: group(n) }));
+  payloads.forEach((payload, n) =>
+    authors.push({ name: payload, slug: authorSlug(n), description: payload, meta_title: group(n), meta_description: group(n) }),
+  );
   await writeFile(path.join(contentDir, 'authors.json'), JSON.stringify(authors, null, 2));
 
-  const categories = JSON.parse(await readFile(path.join(contentDir, 'categories.json'), 'utf8')) as Record<string, { title: Record<string, string>; description: Record<string, string>; children: Record<string, unknown> }>;
+  const categories = JSON.parse(await readFile(path.join(contentDir, 'categories.json'), 'utf8')) as Record<
+    string,
+    { title: Record<string, string>; description: Record<string, string>; children: Record<string, unknown> }
+  >;
   Object.values(categories).forEach((category, i) => {
     category.title.en = payloads[i]!;
     category.description.en = payloads[i + 10]!;
@@ -119,7 +124,10 @@ export async function makeXssContent(): Promise<XssSite> {
 
   const infoBody = raw.map(bodySafe).join('\n\n');
   for (const id of ['about-us', 'privacy-policy', 'terms']) {
-    await writeFile(path.join(contentDir, 'pages', 'en', `${id}.md`), `---\ntitle: ${yamlString(payloads[3]!)}\ndescription: ${yamlString(payloads[4]!)}\n---\n${infoBody}\n`);
+    await writeFile(
+      path.join(contentDir, 'pages', 'en', `${id}.md`),
+      `---\ntitle: ${yamlString(payloads[3]!)}\ndescription: ${yamlString(payloads[4]!)}\n---\n${infoBody}\n`,
+    );
   }
   // Other locales' folders are not built; keep the run to the corpus.
   await rm(path.join(contentDir, 'articles', 'ru_RU'), { recursive: true, force: true });
