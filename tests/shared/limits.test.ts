@@ -21,6 +21,7 @@ import { issueProblems } from '../../shared/validation.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
 import { siteSettings } from '../helpers/fixtureSite.ts';
 import { tempDir } from '../site/helpers.ts';
+import { VALID_FRONTMATTER } from '../site/helpers.ts';
 
 const KB = 1024;
 
@@ -92,16 +93,7 @@ describe('JSON', () => {
   });
 });
 
-const FIELDS = [
-  'title: A title',
-  'slug: a-title',
-  'description: A description.',
-  'author: Mara Lindqvist',
-  'date: 2026-01-01',
-  'locale: en_US',
-  'entities:',
-  '  - category: bettingStrategies',
-];
+const FIELDS = VALID_FRONTMATTER;
 const parse = (extra: string) =>
   parseArticle(`---\n${FIELDS.join('\n')}\n${extra}\n---\nText.\n`, 'articles/en_US/a-title.md', 'en_US').problems.map(formatProblem);
 

@@ -13,18 +13,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
 import { ensureCompiled, runFelt, STACK_TRACE } from '../security/support/cli.ts';
-import { fixtureCopy } from './helpers.ts';
+import { fixtureCopy, VALID_FRONTMATTER } from './helpers.ts';
 
-const FIELDS = [
-  'title: A title',
-  'slug: a-title',
-  'description: A description.',
-  'author: Mara Lindqvist',
-  'date: 2026-01-01',
-  'locale: en_US',
-  'entities:',
-  '  - category: bettingStrategies',
-];
+const FIELDS = VALID_FRONTMATTER;
 
 /** An article whose frontmatter lines are FIELDS with some replaced or added. */
 function article(replace: Record<string, string> = {}, extra: string[] = []): string {

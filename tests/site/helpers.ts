@@ -30,3 +30,15 @@ export async function contentProblems(dir: string): Promise<string[]> {
   }
   return [];
 }
+
+/** The frontmatter lines of a valid English article of the fixture site (slug "a-title"), for tests that vary one. */
+export const VALID_FRONTMATTER = [
+  'title: A title',
+  'slug: a-title',
+  'description: A description.',
+  'author: Mara Lindqvist',
+  'date: 2026-01-01',
+  'locale: en_US',
+  'entities:',
+  '  - category: bettingStrategies',
+];
