@@ -63,10 +63,8 @@ export interface BuildOptions {
 /** A build kept in memory (see buildSiteInMemory): nothing of outDir, threads or the caches applies. */
 export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
 
-/** Where writeSite puts files: a staging folder made into a release at the end, or memory. */
-type Target =
-  | { staging: string; layout: OutputLayout; sink: OutputSink; pool: PoolOutput }
-  | { staging?: undefined; layout?: undefined; sink: MemorySink; pool: PoolOutput };
+/** Where writeSite puts files: the layout's staging folder, made into a release at the end, or memory (no layout). */
+type Target = { layout?: OutputLayout; sink: OutputSink; pool: PoolOutput };
 
 export interface BuildResult {
   outDir: string;
@@ -89,7 +87,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
   try {
-    const target: Target = { staging, layout, sink: new FileSink(staging), pool: { dir: staging } };
+    const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
     const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, options));
     mark('write');
     await duringStage(writingSite(outDir), finish);
@@ -156,7 +154,7 @@ function siteContext(model: SiteModel): SiteContextValue {
  */
 async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions) {
   const { settings } = model.content;
-  const assets = await buildAssets(target.staging ?? outDir);
+  const assets = await buildAssets(target.layout?.staging ?? outDir);
   mark('assets');
   const compilationHash = shortHash(`${assets.js}|${assets.css}`);
   const header = headerProps(model, `/${SEARCH_MANIFEST}`);
@@ -186,9 +184,9 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
 
   const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, options);
   mark('pages');
-  if (target.staging) crashPoint('pages-written');
+  if (target.layout) crashPoint('pages-written');
 
-  const { sink, staging } = target;
+  const { sink, layout } = target;
   const writeOther = (file: string, contents: string | Uint8Array) => {
     const hash = digest(contents);
     manifest.others[file] = hash;
@@ -214,16 +212,15 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
   written.push(MANIFEST_FILE);
-  const { layout } = target;
   // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
-  const finish =
-    !staging || !layout
-      ? async () => undefined
-      : async () => {
-          const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
-          if (!reuse) renameSync(staging, release);
-          publishRelease(layout, release);
-        };
+  const finish = !layout
+    ? async () => undefined
+    : async () => {
+        const { staging } = layout;
+        const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
+        if (!reuse) renameSync(staging, release);
+        publishRelease(layout, release);
+      };
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
