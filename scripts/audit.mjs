@@ -3,17 +3,13 @@
 // (dependencies stay external), runs it, prints the table and what cost
 // points. --json prints the results as JSON instead; --page <kind> (repeatable:
 // home, category, subcategory, article, authors, author, sitemap, 404) audits only those.
-import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureTools } from './tools.mjs';
+import { withTypeScript } from './withTypeScript.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const json = process.argv.includes('--json');
 const only = process.argv.flatMap((arg, i) => (arg === '--page' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
-const outfile = path.join(root, 'lib', `audit-${process.pid}.mjs`);
 // Lighthouse and chrome-launcher come from the audit's own tools folder, by
 // absolute path; every other import resolves in felt's node_modules as usual.
 const tools = createRequire(path.join(ensureTools('audit'), 'package.json'));
@@ -23,30 +19,18 @@ const fromTools = {
     build.onResolve({ filter: /^(lighthouse|chrome-launcher)$/ }, (args) => ({ path: tools.resolve(args.path), external: true }));
   },
 };
-await build({
-  absWorkingDir: root,
-  entryPoints: ['scripts/audit/run.ts'],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  jsx: 'automatic',
-  logLevel: 'warning',
-  plugins: [fromTools],
-});
-try {
-  const { runAudit, auditTable, auditDetails } = await import(pathToFileURL(outfile).href);
-  const results = await runAudit(json ? undefined : (line) => process.stderr.write(`${line}\n`), only);
-  if (json) console.log(JSON.stringify(results, null, 2));
-  else {
-    console.log(`\n${auditTable(results)}\n`);
-    const details = auditDetails(results);
-    console.log(details.length ? `What cost points:\n${details.map((d) => `  ${d}`).join('\n')}` : 'Every score is 100 and axe found no violations.');
-  }
-  const missed = results.some((r) => Object.values(r.scores).some((s) => s < 100) || r.axe.length > 0);
-  process.exitCode = missed ? 1 : 0;
-} finally {
-  rmSync(outfile, { force: true });
-}
+await withTypeScript(
+  'scripts/audit/run.ts',
+  async ({ runAudit, auditTable, auditDetails }) => {
+    const results = await runAudit(json ? undefined : (line) => process.stderr.write(`${line}\n`), only);
+    if (json) console.log(JSON.stringify(results, null, 2));
+    else {
+      console.log(`\n${auditTable(results)}\n`);
+      const details = auditDetails(results);
+      console.log(details.length ? `What cost points:\n${details.map((d) => `  ${d}`).join('\n')}` : 'Every score is 100 and axe found no violations.');
+    }
+    const missed = results.some((r) => Object.values(r.scores).some((s) => s < 100) || r.axe.length > 0);
+    process.exitCode = missed ? 1 : 0;
+  },
+  { plugins: [fromTools] },
+);

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { buildSite } from '../../site/build/build.ts';
 import { FELT_ROOT } from '../../shared/paths.ts';
 import { startServer } from '../../site/serve/server.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from './lighthouse.ts';
+import { CHROMIUM, CHROMIUM_ARGS as CHROMIUM_FLAGS } from '../../tests/support/chromium.ts';
 import { ARTICLE_PATH } from './pages.ts';
 
 const SHOTS = [
