@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { ContentError, FeltError, describeError, formatProblem } from '../shared/errors.ts';
 import { environmentError } from '../shared/stageErrors.ts';
+import { EXIT } from '../shared/exitCodes.ts';
 import { causeChain } from './causeChain.ts';
 import { redactProcessOutput, redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
@@ -72,11 +73,11 @@ function reportFailure(error: unknown): number {
   if (expected) {
     console.error(`felt: ${redactSecrets(describeError(expected))}`);
     printCauses(expected);
-    return 1;
+    return EXIT.failed;
   }
   console.error(`felt: unexpected failure, please report it: ${redactSecrets(describeError(error))}`);
   printCauses(error);
-  return 70;
+  return EXIT.unexpected;
 }
 
 /** FELT_DEBUG=1: the code, the stage and every cause under the one line, secrets masked. */
