@@ -3,7 +3,14 @@
  * MD5), each with its Content-Type and Cache-Control: content-hashed assets
  * are immutable for a year, HTML and page data revalidate every time.
  * A file whose bytes match but whose headers differ is patched, not
- * re-uploaded. Stale objects are removed only with --delete.
+ * re-uploaded. Stale objects are removed only with --delete, and not more
+ * than a stated share of the bucket without --yes (a deploy of the wrong
+ * folder must not empty the site).
+ *
+ * An upload, patch or deletion that meets a 503, a 429 or a dropped
+ * connection is tried again (storage/retry.ts): the storage client retries
+ * uploads only with a generation precondition. The summary counts what
+ * really happened, not what was planned.
  *
  * On GCS, text files (HTML, CSS, JavaScript, JSON, XML, SVG) are stored
  * gzip-encoded: a bucket serves objects as they are stored and never
@@ -27,6 +34,8 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { openStorage, type StorageChoice } from './storage/index.ts';
+import { isNotFound } from './storage/errors.ts';
+import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
 import type { ObjectInfo, WebsitePages } from './storage/types.ts';
 import { deletionRounds, referencesOf, uploadDependencies } from './deployOrder.ts';
 
@@ -43,12 +52,23 @@ export interface DeployOptions {
   storage?: StorageChoice;
   /** Files larger than this go up with a resumable upload (default 8 MiB). */
   resumableAbove?: number;
+  /** The most of the bucket's objects --delete may remove without `yes`, in percent (default 25). */
+  maxDeletePercent?: number;
+  /** Delete more than maxDeletePercent all the same. */
+  yes?: boolean;
+  /** How failed storage calls are tried again (default storage/retry.ts DEFAULT_RETRY). */
+  retry?: Partial<RetryPolicy>;
   reporter?: Reporter;
 }
 
 export interface DeployResult {
   bucket: string;
+  /** The plan: files to upload. */
   upload: string[];
+  /** What was really uploaded, patched and deleted (the plan less what failed). */
+  uploaded: string[];
+  patched: string[];
+  deleted: string[];
   /** The uploads stored gzip-encoded. */
   gzipped: string[];
   patch: string[];
@@ -116,6 +136,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const result: DeployResult = {
     bucket: bucket.location,
     upload: [],
+    uploaded: [],
+    patched: [],
+    deleted: [],
     gzipped: [],
     patch: [],
     unchanged: 0,
@@ -155,7 +178,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   reporter.print(
     `plan: ${result.upload.length} to upload${result.gzipped.length ? ` (${result.gzipped.length} gzip-encoded)` : ''}, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`,
   );
-  if (options.dryRun) return result;
+  const deleteRefusal = checkDeleteShare(result.remove.length, remote.size, bucket.location, options.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT);
+  if (options.dryRun) {
+    if (deleteRefusal && !options.yes) reporter.note(`warning: ${deleteRefusal.message}; a real run needs --yes`);
+    return result;
+  }
+  if (deleteRefusal && !options.yes) throw deleteRefusal;
   if (!exists) await bucket.create();
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
   const limit = pLimit(8);
@@ -166,10 +194,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     reporter.note(
       `note: ${order.cycles.length} new ${order.cycles.length === 1 ? 'page links' : 'pages link'} in a circle (e.g. ${order.cycles[0]!.join(' ↔ ')}): one of each pair goes up before the other exists`,
     );
-  const attempt = (name: string, verb: string, work: () => Promise<unknown>) =>
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const done: Record<string, string[]> = { uploaded: result.uploaded, patched: result.patched, deleted: result.deleted };
+  const attempt = (name: string, verb: 'uploaded' | 'patched' | 'deleted', work: () => Promise<unknown>) =>
     limit(async () => {
       try {
-        await work();
+        await withRetries(work, policy, (reason, retry, retries, waitMs) =>
+          progress.note(`retrying ${name} in ${(waitMs / 1000).toFixed(1)} s after ${reason} (retry ${retry} of ${retries})`),
+        );
+        done[verb]!.push(name);
         progress.tick(`${verb} ${name}`);
         return true;
       } catch (error) {
@@ -227,9 +260,24 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     );
   }
   // Old files go last, referrers first (deployOrder.ts), so a visitor mid-deploy never meets a page whose assets are gone.
-  for (const round of deletionRounds(result.remove)) await Promise.all(round.map((name) => attempt(name, 'deleted', () => bucket.delete(name))));
+  // A retried deletion whose first try went through finds nothing: gone is what was asked.
+  const remove = (name: string) => bucket.delete(name).catch((error: unknown) => (isNotFound(error) ? undefined : Promise.reject(error)));
+  for (const round of deletionRounds(result.remove)) await Promise.all(round.map((name) => attempt(name, 'deleted', () => remove(name))));
   progress.done();
+  for (const list of [result.uploaded, result.patched, result.deleted]) list.sort();
   return result;
+}
+
+export const DEFAULT_MAX_DELETE_PERCENT = 25;
+
+/** The refusal of a --delete that would remove more than `maxPercent` of the bucket's objects, or undefined. */
+function checkDeleteShare(deletions: number, objects: number, location: string, maxPercent: number): FeltError | undefined {
+  if (!deletions || deletions * 100 <= objects * maxPercent) return undefined;
+  return new FeltError(
+    'TOO_MANY_DELETIONS',
+    `--delete would remove ${deletions} of the ${objects} objects in ${location} (${Math.round((deletions * 100) / objects)}%), more than --max-delete ${maxPercent}%`,
+    { hint: 'check --dist and the bucket, then rerun with --yes, or raise --max-delete' },
+  );
 }
 
 /** What each upload waits for: the uploads of the new objects it names. */

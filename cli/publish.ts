@@ -1,18 +1,40 @@
 /**
  * `felt publish`: promotes articles from the dev bucket to production. The
- * plan (new, changed, unchanged by MD5) is printed first; production is
- * written only with --yes or a confirmation on a terminal; unchanged objects
- * are not copied; each copy carries the production generation seen in the
- * plan, so an object changed meanwhile is never overwritten.
+ * plan (new, changed, unchanged by MD5, conflicts, deletions) is printed
+ * first; production is written only with --yes or a confirmation on a
+ * terminal; unchanged objects are not copied.
+ *
+ * Nothing invalid is promoted (issue 17): each object to publish is checked
+ * as `felt check` checks an article file (its name, its size from the
+ * listing, then parseArticleBytes: UTF-8, frontmatter, slug, locale, body),
+ * and the bytes checked are the bytes written, so a dev object changed
+ * meanwhile cannot slip through. A bad one is skipped and reported; the
+ * others are published; the command then exits 2 (done with skipped items).
+ *
+ * Production edits are kept: the publish record (publishRecord.ts) says what
+ * publish wrote last, so an object changed or deleted in production since
+ * is a conflict, never overwritten or brought back without --force. Each
+ * write carries the production generation seen in the plan, so an object
+ * changed after the plan is not overwritten either.
+ *
+ * Link order (issue 14): new articles first (nothing links to them yet),
+ * then changed ones (which may now link to the new), deletions last and
+ * only when every upload went through, so a published article never links
+ * to one not yet there or already gone.
  */
 import pLimit from 'p-limit';
 import { FeltError } from '../shared/errors.ts';
+import { LIMITS, tooLarge } from '../shared/limits.ts';
+import type { ContentLocale } from '../shared/types.ts';
+import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { loadProject } from './project.ts';
-import { createReporter, plural, type Reporter } from './report.ts';
-import { bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { createReporter, plural, type Progress, type Reporter } from './report.ts';
+import { md5Base64 } from './storage/checksum.ts';
+import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
-import { checkLocales } from './pull.ts';
+import { checkLocales, describeProblems } from './pull.ts';
+import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
 
 export interface PublishOptions {
   contentDir: string;
@@ -21,17 +43,25 @@ export interface PublishOptions {
   all?: boolean;
   yes?: boolean;
   dryRun?: boolean;
+  /** Overwrite or bring back what was changed or deleted in production since felt published it. */
+  force?: boolean;
+  /** Delete from production the articles felt published that are no longer in dev. */
+  delete?: boolean;
   /** Asks the operator on a terminal; absent when there is none. */
   confirm?: (question: string) => Promise<boolean>;
   storage?: StorageChoice;
   reporter?: Reporter;
 }
 
+export type PublishState = 'new' | 'changed' | 'unchanged' | 'conflict' | 'delete';
+
 export interface PublishItem {
   name: string;
-  state: 'new' | 'changed' | 'unchanged';
-  /** Production generation when planned ("0": absent). */
+  state: PublishState;
+  /** Production generation when planned ("0": absent): the precondition of the write or deletion. */
   generation: string;
+  /** For a conflict: what production did since felt published. */
+  reason?: string;
 }
 
 export interface PublishResult {
@@ -39,8 +69,18 @@ export interface PublishResult {
   target: string;
   plan: PublishItem[];
   written: boolean;
+  /** Written to production (sorted; they were written new first, then changed). */
   copied: string[];
+  deleted: string[];
+  /** Invalid objects and conflicts, left out (exit 2). */
+  skipped: { name: string; reason: string }[];
   failed: { name: string; reason: string }[];
+}
+
+/** A dev object that passed the checks: the very bytes to write. */
+interface Checked {
+  info: ObjectInfo;
+  data: Buffer;
 }
 
 export async function publish(options: PublishOptions): Promise<PublishResult> {
@@ -51,33 +91,87 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const storage = openStorage(project, options.storage);
   const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
   const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
-  const plan = await makePublishPlan(dev, prod, locales, options.slugs);
-  const result: PublishResult = { source: dev.location, target: prod.location, plan, written: false, copied: [], failed: [] };
-  const todo = plan.filter((i) => i.state !== 'unchanged');
-  for (const item of todo) reporter.print(`${item.state.padEnd(9)} ${item.name}`);
+  const { plan, skipped, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options);
+  const result: PublishResult = { source: dev.location, target: prod.location, plan, written: false, copied: [], deleted: [], skipped, failed: [] };
+  const count = (state: PublishState) => plan.filter((i) => i.state === state).length;
+  for (const item of plan) {
+    if (item.state === 'unchanged') continue;
+    reporter.print(`${item.state.padEnd(9)} ${item.name}${item.reason ? `: ${item.reason}` : ''}`);
+    if (item.state === 'conflict') skipped.push({ name: item.name, reason: `conflict: ${item.reason}; kept as production has it (--force overrides)` });
+  }
+  const extras = [
+    count('conflict') ? `${count('conflict')} conflicts (kept as production has them; --force overwrites)` : '',
+    skipped.length > count('conflict') ? `${skipped.length - count('conflict')} invalid (skipped)` : '',
+    count('delete') ? `${count('delete')} to delete` : '',
+    productionOnly
+      ? `${productionOnly} only in production (kept${options.delete ? ', not published by felt' : '; --delete removes those felt published'})`
+      : '',
+  ].filter(Boolean);
   reporter.print(
-    `plan: ${plan.filter((i) => i.state === 'new').length} new, ${plan.filter((i) => i.state === 'changed').length} changed, ${plan.length - todo.length} unchanged (${dev.location} → ${prod.location})`,
+    `plan: ${count('new')} new, ${count('changed')} changed, ${count('unchanged')} unchanged${extras.map((e) => `, ${e}`).join('')} (${dev.location} → ${prod.location})`,
   );
-  if (!todo.length || options.dryRun) return result;
+  const uploads = [...plan.filter((i) => i.state === 'new'), ...plan.filter((i) => i.state === 'changed')];
+  const deletions = plan.filter((i) => i.state === 'delete');
+  const todo = uploads.length + deletions.length;
+  if (!todo || options.dryRun) return result;
   if (!options.yes) {
-    const question = `Write ${plural(todo.length, 'article')} to production ${prod.location}? [y/N] `;
+    const question = `Write ${plural(todo, 'article')} to production ${prod.location}? [y/N] `;
     if (!options.confirm)
-      throw new FeltError('CONFIRMATION_REQUIRED', `production not written: ${plural(todo.length, 'article')} would change`, {
+      throw new FeltError('CONFIRMATION_REQUIRED', `production not written: ${plural(todo, 'article')} would change`, {
         hint: 'check the plan above and rerun with --yes',
       });
     if (!(await options.confirm(question))) throw new FeltError('NOT_CONFIRMED', 'production not written: not confirmed');
   }
   if (!(await prod.exists())) await prod.create();
   result.written = true;
-  const progress = reporter.progress('publish', todo.length);
+  const progress = reporter.progress('publish', todo);
+  // Unchanged objects the record does not know as they are (published before it existed) are adopted as they are.
+  const recorded = new Map<string, RecordEntry | undefined>(adopt);
+  try {
+    // New, then changed, then deletions: each phase starts when the one before has finished.
+    for (const phase of [uploads.filter((i) => i.state === 'new'), uploads.filter((i) => i.state === 'changed')]) {
+      await runEach(phase, progress, result, async (item) => {
+        const { info, data } = checked.get(item.name)!;
+        const written = await prod.write(item.name, data, {
+          contentType: info.contentType ?? 'text/markdown; charset=utf-8',
+          cacheControl: info.cacheControl,
+          metadata: info.metadata,
+          ifGenerationMatch: item.generation,
+        });
+        result.copied.push(item.name);
+        recorded.set(item.name, { generation: written.generation, md5: written.md5 });
+        return `copied ${item.name}`;
+      });
+    }
+    if (result.failed.length) {
+      for (const item of deletions) {
+        result.failed.push({ name: item.name, reason: 'not deleted: an upload of this publish failed, and a changed article may still link to it' });
+        progress.tick(`held back ${item.name}`);
+      }
+    } else {
+      await runEach(deletions, progress, result, async (item) => {
+        await prod.delete(item.name, { ifGenerationMatch: item.generation });
+        result.deleted.push(item.name);
+        recorded.set(item.name, undefined);
+        return `deleted ${item.name}`;
+      });
+    }
+  } finally {
+    progress.done();
+    await updatePublishRecord(prod, recorded);
+  }
+  result.copied.sort();
+  result.deleted.sort();
+  return result;
+}
+
+async function runEach(items: PublishItem[], progress: Progress, result: PublishResult, work: (item: PublishItem) => Promise<string>): Promise<void> {
   const limit = pLimit(8);
   await Promise.all(
-    todo.map((item) =>
+    items.map((item) =>
       limit(async () => {
         try {
-          await dev.copyTo(item.name, prod, item.name, { ifGenerationMatch: item.generation });
-          result.copied.push(item.name);
-          progress.tick(`copied ${item.name}`);
+          progress.tick(await work(item));
         } catch (error) {
           const reason = isPreconditionFailed(error)
             ? 'changed in production since the plan was made; run publish again'
@@ -90,32 +184,112 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
       }),
     ),
   );
-  progress.done();
-  result.copied.sort();
-  return result;
 }
 
-async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly string[], slugs: string[] | undefined): Promise<PublishItem[]> {
+/** Why a dev object may not be published, or its checked bytes. Its size is read from the listing, before any download. */
+async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale): Promise<{ problem: string } | Checked> {
+  if (object.size > LIMITS.articleBytes) return { problem: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` };
+  const data = await dev.read(object.name);
+  if (md5Base64(data) !== object.md5) return { problem: 'changed in the dev bucket while publish read it; run publish again' };
+  const { problems } = parseArticleBytes(data, object.name, locale);
+  const errors = problems.filter((p) => p.severity === 'error');
+  if (errors.length) return { problem: `invalid article: ${describeProblems(errors)}` };
+  return { info: object, data };
+}
+
+interface Plan {
+  plan: PublishItem[];
+  skipped: { name: string; reason: string }[];
+  checked: Map<string, Checked>;
+  /** Record entries for unchanged objects the record does not describe as they are. */
+  adopt: Map<string, RecordEntry>;
+  /** Production articles in scope that dev does not have and that are not deleted. */
+  productionOnly: number;
+}
+
+async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly ContentLocale[], options: PublishOptions): Promise<Plan> {
   if (!(await dev.exists()))
     throw new FeltError('BUCKET_MISSING', `the dev bucket ${dev.location} does not exist`, {
       hint: 'generate articles first (felt generate), or check --storage',
     });
   const prodExists = await prod.exists();
-  const plan: PublishItem[] = [];
+  const record = prodExists ? (await readPublishRecord(prod)).objects : undefined;
+  const { slugs, force } = options;
+  const result: Plan = { plan: [], skipped: [], checked: new Map(), adopt: new Map(), productionOnly: 0 };
   const found = new Set<string>();
+  const limit = pLimit(8);
   for (const locale of locales) {
     const prefix = `articles/${locale}/`;
     const source = await dev.list(prefix);
     const target = new Map<string, ObjectInfo>(prodExists ? (await prod.list(prefix)).map((o) => [o.name, o]) : []);
-    const wanted = slugs ? new Set(slugs.map((s) => `${prefix}${s}.md`)) : undefined;
+    const wanted = slugs ? new Set(slugs) : undefined;
+    const inDev = new Set<string>();
+    const candidates: { object: ObjectInfo; item: PublishItem }[] = [];
     for (const object of source) {
-      if (!object.name.endsWith('.md') || (wanted && !wanted.has(object.name))) continue;
-      found.add(object.name.slice(prefix.length, -3));
-      const current = target.get(object.name);
-      plan.push({ name: object.name, state: !current ? 'new' : current.md5 === object.md5 ? 'unchanged' : 'changed', generation: current?.generation ?? '0' });
+      const slug = articleSlugOf(object.name, locale);
+      if (!slug) {
+        // With named slugs, only those are looked at; --all reports every stray object.
+        if (!wanted) result.skipped.push({ name: object.name, reason: NOT_AN_ARTICLE_NAME });
+        continue;
+      }
+      inDev.add(object.name);
+      if (wanted && !wanted.has(slug)) continue;
+      found.add(slug);
+      candidates.push({ object, item: planItem(object, target.get(object.name), record, force) });
+    }
+    // Each object to write is read and checked; an unchanged one is not read (nothing is written for it).
+    await Promise.all(
+      candidates.map(({ object, item }) =>
+        limit(async () => {
+          if (item.state === 'unchanged') {
+            if (record?.get(object.name)?.generation !== item.generation) result.adopt.set(object.name, { generation: item.generation, md5: object.md5 });
+            result.plan.push(item);
+            return;
+          }
+          if (item.state === 'conflict') return void result.plan.push(item);
+          const checked = await checkObject(dev, object, locale);
+          if ('problem' in checked) return void result.skipped.push({ name: object.name, reason: checked.problem });
+          result.checked.set(object.name, checked);
+          result.plan.push(item);
+        }),
+      ),
+    );
+    for (const [name, current] of target) {
+      const slug = articleSlugOf(name, locale);
+      if (inDev.has(name) || !slug || (wanted && !wanted.has(slug))) continue;
+      const published = record?.get(name);
+      if (!options.delete || !published) {
+        result.productionOnly++;
+        continue;
+      }
+      found.add(slug);
+      if (published.generation === current.generation || force) result.plan.push({ name, state: 'delete', generation: current.generation });
+      else result.plan.push({ name, state: 'conflict', generation: current.generation, reason: 'changed in production since felt published it, not deleted' });
     }
   }
   const missing = (slugs ?? []).filter((s) => !found.has(s));
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });
-  return plan;
+  result.plan.sort((a, b) => a.name.localeCompare(b.name));
+  result.skipped.sort((a, b) => a.name.localeCompare(b.name));
+  return result;
+}
+
+/**
+ * One dev object against production and the record. Without a record entry
+ * (never published, or published before the record existed) production is
+ * compared by content only, as before the record.
+ */
+function planItem(object: ObjectInfo, current: ObjectInfo | undefined, record: Map<string, RecordEntry> | undefined, force = false): PublishItem {
+  const generation = current?.generation ?? '0';
+  if (current && current.md5 === object.md5) return { name: object.name, state: 'unchanged', generation };
+  const published = record?.get(object.name);
+  const reason = !published
+    ? undefined
+    : !current
+      ? 'deleted in production since felt published it'
+      : current.generation !== published.generation
+        ? 'changed in production since felt published it'
+        : undefined;
+  if (reason && !force) return { name: object.name, state: 'conflict', generation, reason };
+  return { name: object.name, state: current ? 'changed' : 'new', generation };
 }

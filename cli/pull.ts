@@ -3,20 +3,24 @@
  * Only objects whose MD5 differs from the local file are downloaded; each is
  * checked (a safe name, the checksum, the site's article parser) and written
  * atomically; local files absent from the bucket are deleted only with
- * --delete. A bad object is reported and leaves its local file as it was.
+ * --delete. A bad object (a bad name, over the size limit, not a valid
+ * article) is skipped and reported and leaves its local file as it was; the
+ * others are pulled (issue 17: one bad object must not fail every night).
+ * The size limit is read from the listing, so an oversized object is never
+ * downloaded.
  */
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { FeltError } from '../shared/errors.ts';
+import { FeltError, type Problem } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { parseArticleBytes } from '../site/content/parseArticle.ts';
-import { SLUG_PATTERN } from '../shared/names.ts';
+import { LIMITS, tooLarge } from '../shared/limits.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
-import { bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
+import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -35,6 +39,9 @@ export interface PullResult {
   remove: string[];
   /** Local files not in the bucket, kept because --delete was not given. */
   extra: string[];
+  /** Bad objects, left out (exit 2): a bad name, over the size limit, not a valid article. */
+  skipped: { name: string; reason: string }[];
+  /** Objects that could not be pulled this time (a storage failure, changed during the pull): exit 1. */
   failed: { name: string; reason: string }[];
   dryRun: boolean;
 }
@@ -57,19 +64,33 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     throw new FeltError('BUCKET_MISSING', `${bucket.location} does not exist`, {
       hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev',
     });
-  const result: PullResult = { bucket: bucket.location, download: [], unchanged: 0, remove: [], extra: [], failed: [], dryRun: Boolean(options.dryRun) };
+  const result: PullResult = {
+    bucket: bucket.location,
+    download: [],
+    unchanged: 0,
+    remove: [],
+    extra: [],
+    skipped: [],
+    failed: [],
+    dryRun: Boolean(options.dryRun),
+  };
   const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
   for (const locale of locales) {
     const folder = path.join(project.contentDir, 'articles', locale);
     const local = await localChecksums(folder);
     const remote = new Set<string>();
     for (const object of await bucket.list(`articles/${locale}/`)) {
-      const slug = path.posix.basename(object.name, '.md');
-      if (object.name !== `articles/${locale}/${slug}.md` || !SLUG_PATTERN.test(slug)) {
-        result.failed.push({ name: object.name, reason: 'not an article name (articles/{locale}/{slug}.md with a lowercase kebab-case slug); skipped' });
+      const slug = articleSlugOf(object.name, locale);
+      if (!slug) {
+        result.skipped.push({ name: object.name, reason: NOT_AN_ARTICLE_NAME });
         continue;
       }
       remote.add(slug);
+      // Refused from the listing's size, before a byte of it is downloaded; the local file stays as it is.
+      if (object.size > LIMITS.articleBytes) {
+        result.skipped.push({ name: object.name, reason: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` });
+        continue;
+      }
       if (local.get(slug) === object.md5) result.unchanged++;
       else jobs.push({ locale, slug, name: object.name, md5: object.md5 });
     }
@@ -95,17 +116,20 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     jobs.map((job) =>
       limit(async () => {
         const target = path.join(project.contentDir, 'articles', job.locale, `${job.slug}.md`);
+        const leaveOut = (list: PullResult['skipped'], reason: string) => {
+          list.push({ name: job.name, reason });
+          result.download = result.download.filter((n) => n !== job.name);
+          progress.tick(`${list === result.skipped ? 'skipped' : 'failed'} ${job.name}`);
+        };
         try {
           const data = await bucket.read(job.name);
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
           const { problems } = parseArticleBytes(data, target, job.locale);
-          if (problems.length) throw new Error(`invalid article: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}`);
+          if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
           await writeFileAtomic(target, data);
           progress.tick(`wrote ${target}`);
         } catch (error) {
-          result.failed.push({ name: job.name, reason: error instanceof Error ? error.message : String(error) });
-          result.download = result.download.filter((n) => n !== job.name);
-          progress.tick(`failed ${job.name}`);
+          leaveOut(result.failed, error instanceof Error ? error.message : String(error));
         }
       }),
     ),
@@ -116,6 +140,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   }
   progress.done();
   return result;
+}
+
+/** An article's problems in one line: "field: message; message". */
+export function describeProblems(problems: readonly Problem[]): string {
+  return problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.line ? `line ${p.line}: ` : ''}${p.message}`).join('; ');
 }
 
 async function localChecksums(folder: string): Promise<Map<string, string>> {

@@ -63,6 +63,12 @@ const entries = {
     hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions',
   },
   STORAGE_FAILED: { title: 'A storage call failed', hint: 'check the network and STORAGE_EMULATOR_HOST or the storage endpoint' },
+  STORAGE_UNAVAILABLE: { title: 'Storage is unavailable for now', hint: 'it was retried; run the same command again later, finished work is kept' },
+  TOO_MANY_DELETIONS: { title: 'A deletion would empty much of a bucket', hint: 'check --dist and the bucket, then rerun with --yes or a larger --max-delete' },
+  PUBLISH_RECORD_INVALID: {
+    title: 'The publish record cannot be read',
+    hint: 'restore it, or delete it to start a new record (production changes made before are then not detected)',
+  },
   STORAGE_BAD_BUCKET: { title: 'Not a valid bucket name', hint: 'use lowercase letters, digits, dots, hyphens and underscores' },
   STORAGE_BAD_NAME: {
     title: 'Not an object name the bucket accepts',

@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
+import { EXIT } from '../../shared/exitCodes.ts';
 import { createReporter, type Reporter } from '../report.ts';
 import type { StorageChoice } from '../storage/index.ts';
 
@@ -67,4 +68,24 @@ export function finish(reporter: Reporter, result: unknown, failures: { name: st
   reporter.json(result);
   for (const failure of failures) reporter.note(`failed: ${failure.name}: ${failure.reason}`);
   if (failures.length) throw new FeltError('INCOMPLETE', `${what}: ${failures.length} failed (listed above)`);
+}
+
+/**
+ * finish() for work that skips bad items instead of stopping at them (issue 17):
+ * one line per skipped item, naming it and its problem; a failure still ends
+ * in exit 1, and a run whose only trouble is skipped items exits
+ * EXIT.doneWithSkips, which a nightly workflow treats as a warning.
+ */
+export function finishWithSkips(
+  reporter: Reporter,
+  result: unknown,
+  failures: { name: string; reason: string }[],
+  skipped: { name: string; reason: string }[],
+  what: string,
+): void {
+  for (const item of skipped) reporter.note(`skipped: ${item.name}: ${item.reason}`);
+  finish(reporter, result, failures, what);
+  if (!skipped.length) return;
+  reporter.note(`${what}: done, ${skipped.length} skipped (listed above)`);
+  process.exitCode = EXIT.doneWithSkips;
 }

@@ -1,6 +1,6 @@
 /** felt publish: flags → PublishOptions → publish(). */
 import type { Command } from 'commander';
-import { addCommonFlags, collect, finish, reporterFor, storageChoice, terminalConfirm, type CommonFlags } from './pipelineOptions.ts';
+import { addCommonFlags, collect, finishWithSkips, reporterFor, storageChoice, terminalConfirm, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
   locale?: string[];
@@ -8,6 +8,8 @@ interface Flags extends CommonFlags {
   all?: boolean;
   yes?: boolean;
   dryRun?: boolean;
+  force?: boolean;
+  delete?: boolean;
 }
 
 export function registerPublish(program: Command): void {
@@ -19,7 +21,9 @@ export function registerPublish(program: Command): void {
       .option('--slug <slug>', 'only this article (repeatable)', collect)
       .option('--all', 'every article of the dev bucket')
       .option('--yes', 'write production without asking')
-      .option('--dry-run', 'print the plan only'),
+      .option('--dry-run', 'print the plan only')
+      .option('--delete', 'delete from production the articles felt published that are no longer in dev')
+      .option('--force', 'overwrite or bring back articles changed or deleted in production since felt published them'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
     const { publish } = await import('../publish.ts');
@@ -30,11 +34,13 @@ export function registerPublish(program: Command): void {
       all: flags.all,
       yes: flags.yes,
       dryRun: flags.dryRun,
+      force: flags.force,
+      delete: flags.delete,
       confirm: terminalConfirm(),
       storage: storageChoice(flags),
       reporter,
     });
-    if (result.written) reporter.print(`published ${result.copied.length} to ${result.target}`);
-    finish(reporter, result, result.failed, 'publish');
+    if (result.written) reporter.print(`published ${result.copied.length}, deleted ${result.deleted.length} in ${result.target}`);
+    finishWithSkips(reporter, result, result.failed, result.skipped, 'publish');
   });
 }

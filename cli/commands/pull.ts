@@ -1,7 +1,7 @@
 /** felt pull: flags → PullOptions → pull(). */
 import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
-import { addCommonFlags, collect, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+import { addCommonFlags, collect, finishWithSkips, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
   env: string;
@@ -33,6 +33,6 @@ export function registerPull(program: Command): void {
       reporter,
     });
     if (!result.dryRun) reporter.print(`pulled ${result.download.length}, deleted ${result.remove.length}, ${result.unchanged} unchanged`);
-    finish(reporter, result, result.failed, 'pull');
+    finishWithSkips(reporter, result, result.failed, result.skipped, 'pull');
   });
 }

@@ -7,6 +7,22 @@ import { FeltError } from '../../shared/errors.ts';
 
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
 export const NOT_FOUND = 'STORAGE_NOT_FOUND';
+export const UNAVAILABLE = 'STORAGE_UNAVAILABLE';
+
+/**
+ * A failure worth trying again (429, a 5xx, a dropped connection), with the
+ * wait the server asked for in Retry-After, if it asked.
+ */
+export class StorageUnavailableError extends FeltError {
+  constructor(
+    where: string,
+    reason: string,
+    readonly retryAfterMs: number | undefined,
+    cause: unknown,
+  ) {
+    super(UNAVAILABLE, `${where}: ${reason}`, { cause });
+  }
+}
 
 export function preconditionFailed(where: string): FeltError {
   return new FeltError(PRECONDITION_FAILED, `${where} changed since it was read (generation precondition failed)`);

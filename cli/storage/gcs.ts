@@ -8,7 +8,8 @@
 import { Storage as GoogleStorage, type File, type FileMetadata } from '@google-cloud/storage';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
-import { notFound, preconditionFailed } from './errors.ts';
+import { StorageUnavailableError, notFound, preconditionFailed } from './errors.ts';
+import { parseRetryAfter } from './retry.ts';
 import type { Bucket, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
 
 export interface GcsOptions {
@@ -162,13 +163,30 @@ async function guard<T>(where: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const status = Number((error as { code?: unknown }).code);
+    // The JSON API's errors carry the status as `code`; a resumable upload's (gaxios) as `status`.
+    const failure = error as { code?: unknown; status?: unknown; response?: { status?: unknown; headers?: unknown } };
+    const status = Number(failure.code ?? failure.status ?? failure.response?.status);
     if (status === 404) throw notFound(where);
     if (status === 412) throw preconditionFailed(where);
     const reason = redactSecrets(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
     if (status === 401 || status === 403) {
       throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { cause: error });
     }
+    if (status === 429 || status >= 500 || TRANSIENT_NETWORK.has(String(failure.code))) {
+      const retryAfterMs = parseRetryAfter(headerOf(failure.response?.headers, 'retry-after'));
+      throw new StorageUnavailableError(where, Number.isNaN(status) ? reason : `${status} ${reason}`, retryAfterMs, error);
+    }
     throw new FeltError('STORAGE_FAILED', `${where}: ${reason}`, { cause: error });
   }
+}
+
+/** A dropped or stalled connection: the request may well succeed if made again. */
+const TRANSIENT_NETWORK = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ECONNABORTED']);
+
+/** A response header from the library's error, whether it holds a plain object or a fetch Headers. */
+function headerOf(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== 'object') return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const value = (headers as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
 }

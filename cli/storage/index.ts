@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
+import { SLUG_PATTERN } from '../../shared/names.ts';
 import type { Project } from '../project.ts';
 import { GcsStorage } from './gcs.ts';
 import { LocalStorage } from './local.ts';
@@ -44,5 +45,18 @@ export function bucketName(prefix: string, env: BucketEnv): string {
 export function articleObjectName(locale: string, slug: string): string {
   return `articles/${locale}/${slug}.md`;
 }
+
+/**
+ * The slug of an object listed under articles/{locale}/, or undefined when the
+ * name is not exactly articles/{locale}/{slug}.md with a lowercase kebab-case
+ * slug (a `../`, a subfolder, another extension): such an object is never
+ * pulled or published.
+ */
+export function articleSlugOf(name: string, locale: string): string | undefined {
+  const slug = path.posix.basename(name, '.md');
+  return name === articleObjectName(locale, slug) && SLUG_PATTERN.test(slug) ? slug : undefined;
+}
+
+export const NOT_AN_ARTICLE_NAME = 'not an article name (articles/{locale}/{slug}.md with a lowercase kebab-case slug)';
 
 export const ARTICLE_CONTENT_TYPE = 'text/markdown; charset=utf-8';

@@ -45,6 +45,17 @@ interface StoredObject {
   cacheControl?: string;
   metadata: Record<string, string>;
   updated: string;
+  /** The size the listing and object resource declare, when a test wants a large object without holding its bytes. */
+  declaredSize?: number;
+}
+
+/** A fault to answer instead of the real work: `times` requests of `kind` (for object `name`, when given) get `status`. */
+export interface InjectedFault {
+  kind: RequestKind;
+  status: number;
+  times: number;
+  name?: string;
+  headers?: Record<string, string>;
 }
 
 export interface FakeGcs {
@@ -55,12 +66,19 @@ export interface FakeGcs {
   websites: Map<string, { mainPageSuffix?: string; notFoundPage?: string }>;
   /** Requests of these kinds are answered 403, as for an account without the permission. */
   forbidden: Set<RequestKind>;
+  /** Faults answered before the real work (a 503 with Retry-After, ...); each is used up after `times` requests. */
+  faults: InjectedFault[];
   count(kind: RequestKind): number;
   resetLog(): void;
   /** Called after every change to an object (written, replaced or deleted), with the bucket as it now is: every state a visitor could see. */
   afterChange?: (bucket: string) => void;
   /** Adds or replaces an object directly (as another writer would). */
-  put(bucket: string, name: string, data: string | Buffer, meta?: Partial<Pick<StoredObject, 'contentType' | 'cacheControl' | 'metadata'>>): void;
+  put(
+    bucket: string,
+    name: string,
+    data: string | Buffer,
+    meta?: Partial<Pick<StoredObject, 'contentType' | 'cacheControl' | 'metadata' | 'declaredSize'>>,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +88,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   const buckets = new Map<string, Map<string, StoredObject>>();
   const websites = new Map<string, { mainPageSuffix?: string; notFoundPage?: string }>();
   const forbidden = new Set<RequestKind>();
+  const faults: InjectedFault[] = [];
   const uploads = new Map<string, { bucket: string; name: string; meta: Record<string, unknown>; query: Record<string, string>; chunks: Buffer[] }>();
   const log: LoggedRequest[] = [];
   let base = '';
@@ -86,7 +105,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     contentType: o.contentType,
     ...(o.contentEncoding ? { contentEncoding: o.contentEncoding } : {}),
     cacheControl: o.cacheControl,
-    size: String(o.data.length),
+    size: String(o.declaredSize ?? o.data.length),
     md5Hash: createHash('md5').update(o.data).digest('base64'),
     crc32c: crc32c(o.data),
     metadata: o.metadata,
@@ -104,6 +123,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       cacheControl: typeof meta.cacheControl === 'string' ? meta.cacheControl : undefined,
       metadata: { ...((meta.metadata as Record<string, string> | undefined) ?? {}) },
       updated: new Date().toISOString(),
+      ...(typeof meta.declaredSize === 'number' ? { declaredSize: meta.declaredSize } : {}),
     };
     void existing;
     buckets.get(bucket)!.set(name, object);
@@ -129,6 +149,18 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
     const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query };
     log.push(entry);
+    /** Answers an injected fault for this request, if one matches; true when it did. */
+    const injected = (name?: string): boolean => {
+      const fault = faults.find((f) => f.times > 0 && f.kind === entry.kind && (f.name === undefined || f.name === name));
+      if (!fault) return false;
+      fault.times--;
+      send(
+        fault.status,
+        { error: { code: fault.status, message: `injected ${fault.status}`, errors: [{ message: `injected ${fault.status}` }] } },
+        fault.headers,
+      );
+      return true;
+    };
     const precondition = (bucket: string, name: string): boolean => {
       if (query.ifGenerationMatch === undefined) return true;
       const current = buckets.get(bucket)?.get(name);
@@ -140,6 +172,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       entry.kind = 'object.upload';
       const session = uploads.get(query.upload_id);
       if (!session) return fail(404, 'no such upload');
+      if (injected(session.name)) return;
       session.chunks.push(body);
       const range = String(req.headers['content-range'] ?? '');
       const total = /\/(\d+)$/.exec(range)?.[1];
@@ -161,6 +194,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
         const meta = body.length ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {};
         meta.contentType ??= req.headers['x-upload-content-type'];
         const name = query.name ?? String(meta.name);
+        if (injected(name)) return;
         if (!precondition(bucket, name)) return fail(412, 'Precondition Failed');
         const id = randomBytes(8).toString('hex');
         uploads.set(id, { bucket, name, meta, query, chunks: [] });
@@ -169,6 +203,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       entry.kind = 'object.upload';
       const { meta, data } = parseMultipart(String(req.headers['content-type']), body);
       const name = query.name ?? String(meta.name);
+      if (injected(name)) return;
       if (!precondition(bucket, name)) return fail(412, 'Precondition Failed');
       const object = store(bucket, name, data, meta);
       return send(200, resource(bucket, name, object));
@@ -243,6 +278,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     const object = bucket.get(name);
     if (req.method === 'DELETE') {
       entry.kind = 'object.delete';
+      if (injected(name)) return;
       if (!object) return fail(404, 'No such object.');
       if (!precondition(bucketName, name)) return fail(412, 'Precondition Failed');
       bucket.delete(name);
@@ -271,6 +307,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     }
     if (req.method === 'PATCH') {
       entry.kind = 'object.patch';
+      if (injected(name)) return;
       const patch = JSON.parse(body.toString('utf8') || '{}') as Record<string, unknown>;
       if (typeof patch.contentType === 'string') object.contentType = patch.contentType;
       if (typeof patch.cacheControl === 'string') object.cacheControl = patch.cacheControl;
@@ -296,6 +333,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     buckets,
     websites,
     forbidden,
+    faults,
     count: (kind) => log.filter((r) => r.kind === kind).length,
     resetLog: () => void log.splice(0),
     put(bucket, name, data, meta = {}) {

@@ -1,0 +1,78 @@
+/**
+ * What `felt publish` published last, kept in the production bucket itself
+ * (issue 17): per object, the production generation its copy made and the
+ * MD5 it wrote. A production object whose generation is no longer the
+ * recorded one was changed there (a hotfix); a recorded object that is gone
+ * was deleted there. Either is a conflict the plan shows and publish never
+ * undoes without --force. Objects published before the record existed are
+ * not in it: they are tracked from their next publish.
+ */
+import { z } from 'zod';
+import { FeltError } from '../shared/errors.ts';
+import { isNotFound, isPreconditionFailed } from './storage/errors.ts';
+import type { Bucket } from './storage/types.ts';
+
+/** Outside articles/, so `felt pull` never takes it for an article. */
+export const PUBLISH_RECORD = 'felt/publish-record.json';
+
+const entrySchema = z.object({ generation: z.string().min(1), md5: z.string().min(1) });
+const recordSchema = z.object({ version: z.literal(1), updated: z.string(), objects: z.record(z.string(), entrySchema) });
+
+export type RecordEntry = z.infer<typeof entrySchema>;
+
+export interface PublishRecord {
+  /** Absent: no publish has written a record in this bucket yet. */
+  objects: Map<string, RecordEntry> | undefined;
+  /** The record object's generation ("0": none), for a write that must not lose a concurrent publish's entries. */
+  generation: string;
+}
+
+export async function readPublishRecord(prod: Bucket): Promise<PublishRecord> {
+  const info = await prod.stat(PUBLISH_RECORD);
+  if (!info) return { objects: undefined, generation: '0' };
+  let data: Buffer;
+  try {
+    data = await prod.read(PUBLISH_RECORD);
+  } catch (error) {
+    // Deleted between the stat and the read: as if there were none.
+    if (isNotFound(error)) return { objects: undefined, generation: '0' };
+    throw error;
+  }
+  let parsed: z.infer<typeof recordSchema>;
+  try {
+    parsed = recordSchema.parse(JSON.parse(data.toString('utf8')));
+  } catch {
+    throw new FeltError('PUBLISH_RECORD_INVALID', `${prod.location}/${PUBLISH_RECORD} is not a publish record (JSON with version 1 and objects)`, {
+      file: `${prod.location}/${PUBLISH_RECORD}`,
+    });
+  }
+  return { objects: new Map(Object.entries(parsed.objects)), generation: info.generation };
+}
+
+/**
+ * Applies `changes` (an entry, or undefined to forget the object) to the
+ * record as it is now in the bucket, written with a generation precondition:
+ * a publish that ran meanwhile keeps its entries.
+ */
+export async function updatePublishRecord(prod: Bucket, changes: Map<string, RecordEntry | undefined>): Promise<void> {
+  if (!changes.size) return;
+  for (let attempt = 1; ; attempt++) {
+    const current = await readPublishRecord(prod);
+    const objects = new Map(current.objects ?? []);
+    for (const [name, entry] of changes) {
+      if (entry) objects.set(name, entry);
+      else objects.delete(name);
+    }
+    const record = { version: 1, updated: new Date().toISOString(), objects: Object.fromEntries([...objects].sort(([a], [b]) => a.localeCompare(b))) };
+    try {
+      await prod.write(PUBLISH_RECORD, Buffer.from(`${JSON.stringify(record, null, 1)}\n`), {
+        contentType: 'application/json',
+        cacheControl: 'no-store',
+        ifGenerationMatch: current.generation,
+      });
+      return;
+    } catch (error) {
+      if (!isPreconditionFailed(error) || attempt >= 5) throw error;
+    }
+  }
+}

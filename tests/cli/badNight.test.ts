@@ -1,0 +1,242 @@
+/**
+ * Issue 17, the storage side of "a night that survives a bad night", and
+ * issue 14's publish in link order: publish never promotes an invalid object
+ * and keeps production's own edits (the publish record), pull skips a bad
+ * object without failing the night and refuses an oversized one from the
+ * listing, deploy retries a 503 and refuses to empty a bucket by mistake.
+ * Through the CLI's entry point (exit codes, printed lines) and the library
+ * calls, on the folder bucket and on the real GCS client against the
+ * loopback server.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.ts';
+import { loadProject } from '../../cli/project.ts';
+import { publish } from '../../cli/publish.ts';
+import { createReporter } from '../../cli/report.ts';
+import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
+import type { Bucket } from '../../cli/storage/types.ts';
+import { EXIT } from '../../shared/exitCodes.ts';
+import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+
+let gcs: FakeGcs;
+let fixture: Fixture;
+let printed: string[];
+
+beforeAll(async () => void (gcs = await startFakeGcs()));
+afterAll(() => gcs.close());
+beforeEach(async () => {
+  fixture = await makeFixture();
+  gcs.buckets.clear();
+  gcs.faults.length = 0;
+  gcs.resetLog();
+  printed = [];
+  process.exitCode = undefined;
+  const capture = (chunk: unknown) => (printed.push(String(chunk)), true);
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture as never);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture as never);
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(`${args.join(' ')}\n`));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+  await fixture.cleanup();
+});
+
+const quiet = () => {
+  const streams = captureStreams();
+  return createReporter({ stdout: streams.stdout as never, stderr: streams.stderr as never, tty: false });
+};
+/** The lines printed, one string each. */
+const lines = () => printed.join('').split('\n');
+const MD = 'text/markdown; charset=utf-8';
+
+describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
+  const choice = (): StorageChoice => (kind === 'gcs' ? { storage: 'gcs', apiEndpoint: gcs.url } : { storage: 'local' });
+  const flags = () => (kind === 'gcs' ? ['--storage', 'gcs', '--storage-endpoint', gcs.url] : ['--storage', 'local']);
+  const felt = (...args: string[]) => {
+    // main answers process.exitCode when a command set it (exit 2): each run starts without one, as a new process would.
+    process.exitCode = undefined;
+    return main(['node', 'felt', ...args, ...flags(), '--content', fixture.contentDir]);
+  };
+  const bucket = async (name: string): Promise<Bucket> => {
+    const b = openStorage(await loadProject(fixture.contentDir), choice()).bucket(name);
+    if (!(await b.exists())) await b.create();
+    return b;
+  };
+  /** An object as another writer (the generator, an operator's hand) leaves it. */
+  const put = async (b: Bucket, name: string, data: string | Buffer) => {
+    if (kind === 'gcs') gcs.put(b.name, name, data, { contentType: MD });
+    else await b.write(name, Buffer.from(data), { contentType: MD });
+  };
+  const article = (slug: string, title: string) => articleSource(slug, title);
+  const names = async (b: Bucket) => (await b.list('articles/')).map((o) => o.name);
+
+  it('publish checks every object as felt check would, skips each bad one with one line, publishes the rest, exits 2', async () => {
+    const dev = await bucket('felt-test-dev');
+    await put(dev, 'articles/en_US/alpha.md', article('alpha', 'Alpha'));
+    // A name outside the articles/{locale}/{slug}.md shape (GCS accepts "../"; a folder bucket never holds it).
+    const badName = kind === 'gcs' ? 'articles/en_US/../../evil.md' : 'articles/en_US/sub/evil.md';
+    await put(dev, badName, article('evil', 'Evil'));
+    await put(dev, 'articles/en_US/latin.md', Buffer.concat([Buffer.from(article('latin', 'Latin')), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]));
+    await put(dev, 'articles/en_US/notes.md', 'Remember to write about pot odds.\n');
+    await put(dev, 'articles/en_US/undated.md', article('undated', 'Undated').replace('date: 2026-01-02', 'date: someday'));
+
+    expect(await felt('publish', '--all', '--yes')).toBe(EXIT.doneWithSkips);
+    const prod = await bucket('felt-test');
+    expect(await names(prod)).toEqual(['articles/en_US/alpha.md']);
+    const skipped = lines().filter((l) => l.startsWith('skipped: '));
+    expect(skipped).toHaveLength(4);
+    expect(skipped.find((l) => l.includes(badName))).toMatch(/not an article name/);
+    expect(skipped.find((l) => l.includes('articles/en_US/latin.md'))).toMatch(/not UTF-8/);
+    expect(skipped.find((l) => l.includes('articles/en_US/notes.md'))).toMatch(/invalid article: line 1: no frontmatter found/);
+    expect(skipped.find((l) => l.includes('articles/en_US/undated.md'))).toMatch(/invalid article: date/);
+    expect(printed.join('')).toContain('publish: done, 4 skipped (listed above)');
+  });
+
+  it('pull skips a bad object and one over the size limit without failing the night: exit 2, the good ones written', async () => {
+    const prod = await bucket('felt-test');
+    await put(prod, 'articles/en_US/good.md', article('good', 'Good'));
+    await put(prod, 'articles/en_US/broken.md', '---\ntitle: [\n---\n');
+    const huge = article('huge', 'Huge');
+    if (kind === 'gcs') {
+      // 200 MB by the listing: refused from its size, so not a byte of it is fetched.
+      gcs.put('felt-test', 'articles/en_US/huge.md', huge, { contentType: MD, declaredSize: 200 * 1024 * 1024 });
+    } else {
+      await put(prod, 'articles/en_US/huge.md', huge.replace('Intro.', `Intro. ${'odds '.repeat(300_000)}`));
+    }
+    gcs.resetLog();
+    expect(await felt('pull')).toBe(EXIT.doneWithSkips);
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    expect((await readdir(folder)).sort()).toEqual(['good.md']);
+    expect(await readFile(path.join(folder, 'good.md'), 'utf8')).toContain('title: "Good"');
+    const skipped = lines().filter((l) => l.startsWith('skipped: '));
+    expect(skipped).toHaveLength(2);
+    expect(skipped.find((l) => l.includes('articles/en_US/broken.md'))).toMatch(/invalid article/);
+    expect(skipped.find((l) => l.includes('articles/en_US/huge.md'))).toMatch(/larger than the limit of 1 MB/);
+    if (kind === 'gcs') {
+      expect(skipped.find((l) => l.includes('huge.md'))).toMatch(/is 200 MB/);
+      const downloads = gcs.log.filter((r) => r.kind === 'object.download').map((r) => decodeURIComponent(r.path));
+      expect(downloads.filter((p) => p.includes('huge.md'))).toEqual([]);
+      expect(downloads.filter((p) => p.includes('good.md'))).toHaveLength(1);
+    }
+  });
+
+  it('publish keeps what production changed or deleted since it published: a conflict in the plan, overwritten only with --force', async () => {
+    const dev = await bucket('felt-test-dev');
+    await put(dev, 'articles/en_US/alpha.md', article('alpha', 'Alpha'));
+    await put(dev, 'articles/en_US/beta.md', article('beta', 'Beta'));
+    expect(await felt('publish', '--all', '--yes')).toBe(EXIT.ok);
+    const prod = await bucket('felt-test');
+    // In production: a hotfix of alpha, beta taken down. In dev: a new version of alpha.
+    await put(prod, 'articles/en_US/alpha.md', article('alpha', 'Alpha, hotfixed'));
+    await prod.delete('articles/en_US/beta.md');
+    await put(dev, 'articles/en_US/alpha.md', article('alpha', 'Alpha, version 2'));
+
+    printed.length = 0;
+    expect(await felt('publish', '--all', '--dry-run')).toBe(EXIT.doneWithSkips);
+    expect(lines()).toContain('conflict  articles/en_US/alpha.md: changed in production since felt published it');
+    expect(lines()).toContain('conflict  articles/en_US/beta.md: deleted in production since felt published it');
+    expect(printed.join('')).toMatch(/plan: 0 new, 0 changed, 0 unchanged, 2 conflicts/);
+
+    expect(await felt('publish', '--all', '--yes')).toBe(EXIT.doneWithSkips);
+    expect((await prod.read('articles/en_US/alpha.md')).toString()).toContain('Alpha, hotfixed');
+    expect(await prod.stat('articles/en_US/beta.md')).toBeUndefined();
+
+    expect(await felt('publish', '--all', '--yes', '--force')).toBe(EXIT.ok);
+    expect((await prod.read('articles/en_US/alpha.md')).toString()).toContain('Alpha, version 2');
+    expect(await prod.stat('articles/en_US/beta.md')).toBeDefined();
+    // Published again: the next dev change is an ordinary change.
+    await put(dev, 'articles/en_US/alpha.md', article('alpha', 'Alpha, version 3'));
+    const next = await publish({ contentDir: fixture.contentDir, all: true, dryRun: true, storage: choice(), reporter: quiet() });
+    expect(next.plan.filter((i) => i.state !== 'unchanged')).toMatchObject([{ name: 'articles/en_US/alpha.md', state: 'changed' }]);
+  });
+
+  it('deploy --delete refuses to remove more than --max-delete of the bucket without --yes, before writing anything', async () => {
+    const site = await bucket('felt-site');
+    for (const page of ['a', 'b', 'c', 'd', 'e', 'f'])
+      await site.write(`${page}/index.html`, Buffer.from(`<title>${page}</title>`), { contentType: 'text/html' });
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, 'a.html'), '<!doctype html><title>A</title>');
+
+    expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist, '--delete')).toBe(EXIT.failed);
+    expect(lines()).toContain(
+      `felt: --delete would remove 6 of the 6 objects in ${site.location} (100%), more than --max-delete 25%. check --dist and the bucket, then rerun with --yes, or raise --max-delete`,
+    );
+    expect((await site.list('')).map((o) => o.name)).toHaveLength(6);
+    expect(await site.stat('index.html')).toBeUndefined();
+
+    expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist, '--delete', '--max-delete', '100')).toBe(EXIT.ok);
+    expect((await site.list('')).map((o) => o.name)).toEqual(['a.html', 'index.html']);
+  });
+});
+
+describe('gcs: deploy retries and reports', () => {
+  const flags = () => ['--storage', 'gcs', '--storage-endpoint', gcs.url];
+  const felt = (...args: string[]) => {
+    // main answers process.exitCode when a command set it (exit 2): each run starts without one, as a new process would.
+    process.exitCode = undefined;
+    return main(['node', 'felt', ...args, ...flags(), '--content', fixture.contentDir]);
+  };
+
+  it('retries an upload answered 503, no sooner than Retry-After, and counts only what really went up', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(path.join(dist, 'assets'), { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, 'assets', 'app-4F2K9QZ1.js'), 'console.log(1)');
+    await writeFile(path.join(dist, 'robots.txt'), 'User-agent: *');
+    gcs.faults.push({ kind: 'object.upload', name: 'index.html', status: 503, times: 2, headers: { 'retry-after': '1' } });
+    // Down for good: every try fails.
+    gcs.faults.push({ kind: 'object.upload', name: 'robots.txt', status: 503, times: 100 });
+    const started = Date.now();
+    expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist)).toBe(EXIT.failed);
+    const uploads = gcs.log.filter((r) => r.kind === 'object.upload');
+    expect(uploads.filter((r) => r.query.name === 'index.html')).toHaveLength(3);
+    expect(uploads.filter((r) => r.query.name === 'robots.txt')).toHaveLength(5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(gcs.buckets.get('felt-site')!.has('index.html')).toBe(true);
+    expect(gcs.buckets.get('felt-site')!.has('robots.txt')).toBe(false);
+    const out = printed.join('');
+    expect(out).toMatch(/retrying index\.html in 1\.\d s after .*503/);
+    expect(out).toContain('deployed 2 uploaded, 0 patched, 0 deleted, 0 unchanged');
+    expect(out).toMatch(/failed: robots\.txt: .*503/);
+  }, 30_000);
+});
+
+describe('gcs: publish in link order (issue 14)', () => {
+  it('uploads new articles, then changed ones, and deletes only after every upload', async () => {
+    const choice: StorageChoice = { storage: 'gcs', apiEndpoint: gcs.url };
+    const storage = openStorage(await loadProject(fixture.contentDir), choice);
+    const dev = storage.bucket('felt-test-dev');
+    await dev.create();
+    const write = (slug: string, title: string) => dev.write(`articles/en_US/${slug}.md`, Buffer.from(articleSource(slug, title)), { contentType: MD });
+    // Changed articles sort before the new ones, so an order by name would be the wrong one.
+    for (const slug of ['aa-changed', 'ab-changed', 'zz-gone', 'zy-gone']) await write(slug, slug);
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice, reporter: quiet() });
+    for (const slug of ['aa-changed', 'ab-changed']) await write(slug, `${slug}, revised`);
+    for (const slug of ['zz-gone', 'zy-gone']) await dev.delete(`articles/en_US/${slug}.md`);
+    for (let i = 0; i < 12; i++) await write(`zz-new-${i}`, `New ${i}`);
+
+    gcs.resetLog();
+    const result = await publish({ contentDir: fixture.contentDir, all: true, yes: true, delete: true, storage: choice, reporter: quiet() });
+    expect(result.failed).toEqual([]);
+    expect(result.deleted.sort()).toEqual(['articles/en_US/zy-gone.md', 'articles/en_US/zz-gone.md']);
+    const objectOf = (r: (typeof gcs.log)[number]) => r.query.name ?? decodeURIComponent(r.path.split('/o/')[1] ?? '');
+    const writes = gcs.log
+      .map((r, at) => ({ at, kind: r.kind, name: objectOf(r) }))
+      .filter((r) => ['object.upload', 'object.rewrite', 'object.delete'].includes(r.kind) && r.name.startsWith('articles/'));
+    const at = (test: (r: (typeof writes)[number]) => boolean) => writes.filter(test).map((r) => r.at);
+    const news = at((r) => r.kind !== 'object.delete' && r.name.includes('zz-new-'));
+    const changed = at((r) => r.kind !== 'object.delete' && r.name.includes('-changed'));
+    const deletes = at((r) => r.kind === 'object.delete');
+    expect([news.length, changed.length, deletes.length]).toEqual([12, 2, 2]);
+    expect(Math.max(...news)).toBeLessThan(Math.min(...changed));
+    expect(Math.max(...news, ...changed)).toBeLessThan(Math.min(...deletes));
+    expect([...gcs.buckets.get('felt-test')!.keys()].filter((n) => n.includes('gone'))).toEqual([]);
+  });
+});
