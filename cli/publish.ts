@@ -30,7 +30,7 @@ import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { loadProject } from './project.ts';
 import { createReporter, plural, type Progress, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
-import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { checkLocales, describeProblems } from './pull.ts';
@@ -91,28 +91,27 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const storage = openStorage(project, options.storage);
   const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
   const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
-  const { plan, skipped, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options);
+  const { plan, invalid, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options);
+  const byState = (state: PublishState) => plan.filter((i) => i.state === state);
+  const conflicts = byState('conflict').map((i) => ({ name: i.name, reason: `conflict: ${i.reason}; kept as production has it (--force overrides)` }));
+  const skipped = [...invalid, ...conflicts].sort((a, b) => a.name.localeCompare(b.name));
   const result: PublishResult = { source: dev.location, target: prod.location, plan, written: false, copied: [], deleted: [], skipped, failed: [] };
-  const count = (state: PublishState) => plan.filter((i) => i.state === state).length;
-  for (const item of plan) {
-    if (item.state === 'unchanged') continue;
-    reporter.print(`${item.state.padEnd(9)} ${item.name}${item.reason ? `: ${item.reason}` : ''}`);
-    if (item.state === 'conflict') skipped.push({ name: item.name, reason: `conflict: ${item.reason}; kept as production has it (--force overrides)` });
-  }
+  for (const item of plan) if (item.state !== 'unchanged') reporter.print(`${item.state.padEnd(9)} ${item.name}${item.reason ? `: ${item.reason}` : ''}`);
   const extras = [
-    count('conflict') ? `${count('conflict')} conflicts (kept as production has them; --force overwrites)` : '',
-    skipped.length > count('conflict') ? `${skipped.length - count('conflict')} invalid (skipped)` : '',
-    count('delete') ? `${count('delete')} to delete` : '',
+    conflicts.length ? `${conflicts.length} conflicts (kept as production has them; --force overwrites)` : '',
+    invalid.length ? `${invalid.length} invalid (skipped)` : '',
+    byState('delete').length ? `${byState('delete').length} to delete` : '',
     productionOnly
       ? `${productionOnly} only in production (kept${options.delete ? ', not published by felt' : '; --delete removes those felt published'})`
       : '',
   ].filter(Boolean);
   reporter.print(
-    `plan: ${count('new')} new, ${count('changed')} changed, ${count('unchanged')} unchanged${extras.map((e) => `, ${e}`).join('')} (${dev.location} → ${prod.location})`,
+    `plan: ${byState('new').length} new, ${byState('changed').length} changed, ${byState('unchanged').length} unchanged${extras.map((e) => `, ${e}`).join('')} (${dev.location} → ${prod.location})`,
   );
-  const uploads = [...plan.filter((i) => i.state === 'new'), ...plan.filter((i) => i.state === 'changed')];
-  const deletions = plan.filter((i) => i.state === 'delete');
-  const todo = uploads.length + deletions.length;
+  // New, then changed, then deletions: each phase starts when the one before has finished.
+  const uploadPhases = [byState('new'), byState('changed')];
+  const deletions = byState('delete');
+  const todo = byState('new').length + byState('changed').length + deletions.length;
   if (!todo || options.dryRun) return result;
   if (!options.yes) {
     const question = `Write ${plural(todo, 'article')} to production ${prod.location}? [y/N] `;
@@ -128,12 +127,11 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   // Unchanged objects the record does not know as they are (published before it existed) are adopted as they are.
   const recorded = new Map<string, RecordEntry | undefined>(adopt);
   try {
-    // New, then changed, then deletions: each phase starts when the one before has finished.
-    for (const phase of [uploads.filter((i) => i.state === 'new'), uploads.filter((i) => i.state === 'changed')]) {
+    for (const phase of uploadPhases) {
       await runEach(phase, progress, result, async (item) => {
         const { info, data } = checked.get(item.name)!;
         const written = await prod.write(item.name, data, {
-          contentType: info.contentType ?? 'text/markdown; charset=utf-8',
+          contentType: info.contentType ?? ARTICLE_CONTENT_TYPE,
           cacheControl: info.cacheControl,
           metadata: info.metadata,
           ifGenerationMatch: item.generation,
@@ -199,7 +197,8 @@ async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocal
 
 interface Plan {
   plan: PublishItem[];
-  skipped: { name: string; reason: string }[];
+  /** Objects that fail the checks: never written. */
+  invalid: { name: string; reason: string }[];
   checked: Map<string, Checked>;
   /** Record entries for unchanged objects the record does not describe as they are. */
   adopt: Map<string, RecordEntry>;
@@ -215,7 +214,7 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
   const prodExists = await prod.exists();
   const record = prodExists ? (await readPublishRecord(prod)).objects : undefined;
   const { slugs, force } = options;
-  const result: Plan = { plan: [], skipped: [], checked: new Map(), adopt: new Map(), productionOnly: 0 };
+  const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0 };
   const found = new Set<string>();
   const limit = pLimit(8);
   for (const locale of locales) {
@@ -229,7 +228,7 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       const slug = articleSlugOf(object.name, locale);
       if (!slug) {
         // With named slugs, only those are looked at; --all reports every stray object.
-        if (!wanted) result.skipped.push({ name: object.name, reason: NOT_AN_ARTICLE_NAME });
+        if (!wanted) result.invalid.push({ name: object.name, reason: NOT_AN_ARTICLE_NAME });
         continue;
       }
       inDev.add(object.name);
@@ -248,7 +247,7 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
           }
           if (item.state === 'conflict') return void result.plan.push(item);
           const checked = await checkObject(dev, object, locale);
-          if ('problem' in checked) return void result.skipped.push({ name: object.name, reason: checked.problem });
+          if ('problem' in checked) return void result.invalid.push({ name: object.name, reason: checked.problem });
           result.checked.set(object.name, checked);
           result.plan.push(item);
         }),
@@ -270,7 +269,6 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
   const missing = (slugs ?? []).filter((s) => !found.has(s));
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });
   result.plan.sort((a, b) => a.name.localeCompare(b.name));
-  result.skipped.sort((a, b) => a.name.localeCompare(b.name));
   return result;
 }
 
