@@ -53,6 +53,7 @@ const DEFAULT_EXAMPLES: Record<string, readonly Example[]> = {
     ['felt publish --all --dry-run', 'what would change in production'],
     ['felt publish --slug bankroll-basics --yes', 'promote one article'],
     ['felt publish --all --locale en_US --yes', 'promote every English article (CI)'],
+    ['felt publish --all --yes --force', 'also overwrite conflicts: articles edited or deleted in production since'],
   ],
   pull: [
     ['felt pull', "sync production's articles into content/articles"],
@@ -62,6 +63,7 @@ const DEFAULT_EXAMPLES: Record<string, readonly Example[]> = {
   deploy: [
     ['felt deploy --bucket www-feltmagazine --dry-run', 'the upload plan'],
     ['felt deploy --bucket www-feltmagazine --delete', 'upload what changed, remove what is gone'],
+    ['felt deploy --bucket www-feltmagazine --delete --max-delete 50', 'let --delete remove up to half of the bucket'],
   ],
 };
 
