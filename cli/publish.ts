@@ -6,7 +6,7 @@
  *
  * Nothing invalid is promoted (issue 17): each object to publish is checked
  * as `felt check` checks an article file (its name, its size from the
- * listing, then parseArticleBytes: UTF-8, frontmatter, slug, locale, body),
+ * listing, then articleCheck.ts: UTF-8, frontmatter, fields, author, category),
  * and the bytes checked are the bytes written, so a dev object changed
  * meanwhile cannot slip through. A bad one is skipped and reported; the
  * others are published; the command then exits 2 (done with skipped items).
@@ -26,14 +26,14 @@ import pLimit from 'p-limit';
 import { FeltError } from '../shared/errors.ts';
 import { LIMITS, tooLarge } from '../shared/limits.ts';
 import type { ContentLocale } from '../shared/types.ts';
-import { parseArticleBytes } from '../site/content/parseArticle.ts';
-import { loadProject } from './project.ts';
+import { loadProject, type Project } from './project.ts';
 import { createReporter, plural, type Progress, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
-import { checkLocales, describeProblems } from './pull.ts';
+import { checkLocales } from './pull.ts';
+import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
 
 export interface PublishOptions {
@@ -91,7 +91,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const storage = openStorage(project, options.storage);
   const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
   const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
-  const { plan, invalid, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options);
+  const { plan, invalid, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options, project);
   const byState = (state: PublishState) => plan.filter((i) => i.state === state);
   const conflicts = byState('conflict').map((i) => ({ name: i.name, reason: `conflict: ${i.reason}; kept as production has it (--force overrides)` }));
   const skipped = [...invalid, ...conflicts].sort((a, b) => a.name.localeCompare(b.name));
@@ -185,13 +185,12 @@ async function runEach(items: PublishItem[], progress: Progress, result: Publish
 }
 
 /** Why a dev object may not be published, or its checked bytes. Its size is read from the listing, before any download. */
-async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale): Promise<{ problem: string } | Checked> {
+async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale, project: Project): Promise<{ problem: string } | Checked> {
   if (object.size > LIMITS.articleBytes) return { problem: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` };
   const data = await dev.read(object.name);
   if (md5Base64(data) !== object.md5) return { problem: 'changed in the dev bucket while publish read it; run publish again' };
-  const { problems } = parseArticleBytes(data, object.name, locale);
-  const errors = problems.filter((p) => p.severity === 'error');
-  if (errors.length) return { problem: `invalid article: ${describeProblems(errors)}` };
+  const problems = articleObjectProblems(data, object.name, locale, project);
+  if (problems.length) return { problem: `invalid article: ${describeProblems(problems)}` };
   return { info: object, data };
 }
 
@@ -206,7 +205,7 @@ interface Plan {
   productionOnly: number;
 }
 
-async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly ContentLocale[], options: PublishOptions): Promise<Plan> {
+async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly ContentLocale[], options: PublishOptions, project: Project): Promise<Plan> {
   if (!(await dev.exists()))
     throw new FeltError('BUCKET_MISSING', `the dev bucket ${dev.location} does not exist`, {
       hint: 'generate articles first (felt generate), or check --storage',
@@ -246,7 +245,7 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
             return;
           }
           if (item.state === 'conflict') return void result.plan.push(item);
-          const checked = await checkObject(dev, object, locale);
+          const checked = await checkObject(dev, object, locale, project);
           if ('problem' in checked) return void result.invalid.push({ name: object.name, reason: checked.problem });
           result.checked.set(object.name, checked);
           result.plan.push(item);

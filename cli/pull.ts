@@ -12,11 +12,11 @@
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { FeltError, type Problem } from '../shared/errors.ts';
+import { FeltError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
-import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { LIMITS, tooLarge } from '../shared/limits.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
+import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
@@ -124,7 +124,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         try {
           const data = await bucket.read(job.name);
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
-          const { problems } = parseArticleBytes(data, target, job.locale);
+          const problems = articleObjectProblems(data, target, job.locale, project);
           if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
           await writeFileAtomic(target, data);
           progress.tick(`wrote ${target}`);
@@ -140,11 +140,6 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   }
   progress.done();
   return result;
-}
-
-/** An article's problems in one line: "field: message; message". */
-export function describeProblems(problems: readonly Problem[]): string {
-  return problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.line ? `line ${p.line}: ` : ''}${p.message}`).join('; ');
 }
 
 async function localChecksums(folder: string): Promise<Map<string, string>> {

@@ -84,23 +84,27 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await put(dev, 'articles/en_US/latin.md', Buffer.concat([Buffer.from(article('latin', 'Latin')), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])]));
     await put(dev, 'articles/en_US/notes.md', 'Remember to write about pot odds.\n');
     await put(dev, 'articles/en_US/undated.md', article('undated', 'Undated').replace('date: 2026-01-02', 'date: someday'));
+    // Valid alone, refused by felt check against the project: an author not in authors.json.
+    await put(dev, 'articles/en_US/stranger.md', article('stranger', 'Stranger').replace('author: Mara Lindqvist', 'author: Nobody Known'));
 
     expect(await felt('publish', '--all', '--yes')).toBe(EXIT.doneWithSkips);
     const prod = await bucket('felt-test');
     expect(await names(prod)).toEqual(['articles/en_US/alpha.md']);
     const skipped = lines().filter((l) => l.startsWith('skipped: '));
-    expect(skipped).toHaveLength(4);
+    expect(skipped).toHaveLength(5);
     expect(skipped.find((l) => l.includes(badName))).toMatch(/not an article name/);
     expect(skipped.find((l) => l.includes('articles/en_US/latin.md'))).toMatch(/not UTF-8/);
     expect(skipped.find((l) => l.includes('articles/en_US/notes.md'))).toMatch(/invalid article: line 1: no frontmatter found/);
     expect(skipped.find((l) => l.includes('articles/en_US/undated.md'))).toMatch(/invalid article: date/);
-    expect(printed.join('')).toContain('publish: done, 4 skipped (listed above)');
+    expect(skipped.find((l) => l.includes('articles/en_US/stranger.md'))).toMatch(/invalid article: author: author "Nobody Known" is not in authors\.json/);
+    expect(printed.join('')).toContain('publish: done, 5 skipped (listed above)');
   });
 
   it('pull skips a bad object and one over the size limit without failing the night: exit 2, the good ones written', async () => {
     const prod = await bucket('felt-test');
     await put(prod, 'articles/en_US/good.md', article('good', 'Good'));
     await put(prod, 'articles/en_US/broken.md', '---\ntitle: [\n---\n');
+    await put(prod, 'articles/en_US/astrology.md', article('astrology', 'Astrology').replace('category: pokerGuides', 'category: astrology'));
     const huge = article('huge', 'Huge');
     if (kind === 'gcs') {
       // 200 MB by the listing: refused from its size, so not a byte of it is fetched.
@@ -114,8 +118,9 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect((await readdir(folder)).sort()).toEqual(['good.md']);
     expect(await readFile(path.join(folder, 'good.md'), 'utf8')).toContain('title: "Good"');
     const skipped = lines().filter((l) => l.startsWith('skipped: '));
-    expect(skipped).toHaveLength(2);
+    expect(skipped).toHaveLength(3);
     expect(skipped.find((l) => l.includes('articles/en_US/broken.md'))).toMatch(/invalid article/);
+    expect(skipped.find((l) => l.includes('articles/en_US/astrology.md'))).toMatch(/invalid article: entities: no known category among "astrology"/);
     expect(skipped.find((l) => l.includes('articles/en_US/huge.md'))).toMatch(/larger than the limit of 1 MB/);
     if (kind === 'gcs') {
       expect(skipped.find((l) => l.includes('huge.md'))).toMatch(/is 200 MB/);
