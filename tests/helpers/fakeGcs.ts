@@ -34,6 +34,8 @@ export interface LoggedRequest {
   path: string;
   kind: RequestKind;
   query: Record<string, string>;
+  /** When the request arrived (Date.now()), to measure waits between retries. */
+  at: number;
 }
 
 interface StoredObject {
@@ -147,7 +149,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     };
     const fail = (status: number, message: string) =>
       send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
-    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query };
+    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query, at: Date.now() };
     log.push(entry);
     /** Answers an injected fault for this request, if one matches; true when it did. */
     const injected = (name?: string): boolean => {
