@@ -56,7 +56,7 @@ const DEFAULT_EXAMPLES: Record<string, readonly Example[]> = {
   ],
   pull: [
     ['felt pull', "sync production's articles into content/articles"],
-    ['felt pull --env dev --locale tr_TR --dry-run', 'what pulling the Turkish dev articles would change'],
+    ['felt pull --env dev --locale tr_TR', 'the Turkish dev articles into content.dev/ (never content/)'],
     ['felt pull --delete --json', 'mirror the bucket exactly, for scripts'],
   ],
   deploy: [

@@ -13,6 +13,7 @@ import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { parseArticleBytes } from '../site/content/parseArticle.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
+import { contentDirFor } from '../shared/contentOrigin.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
@@ -57,10 +58,12 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     throw new FeltError('BUCKET_MISSING', `${bucket.location} does not exist`, {
       hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev',
     });
+  // Dev articles never land in content/ (issue 17.2): a later production build cannot pick them up.
+  const articlesRoot = contentDirFor(project.contentDir, options.env ?? 'prod');
   const result: PullResult = { bucket: bucket.location, download: [], unchanged: 0, remove: [], extra: [], failed: [], dryRun: Boolean(options.dryRun) };
   const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
   for (const locale of locales) {
-    const folder = path.join(project.contentDir, 'articles', locale);
+    const folder = path.join(articlesRoot, 'articles', locale);
     const local = await localChecksums(folder);
     const remote = new Set<string>();
     for (const object of await bucket.list(`articles/${locale}/`)) {
@@ -86,7 +89,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   }
   // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
   for (const locale of locales) {
-    const folder = path.join(project.contentDir, 'articles', locale);
+    const folder = path.join(articlesRoot, 'articles', locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
   }
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
@@ -94,7 +97,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        const target = path.join(project.contentDir, 'articles', job.locale, `${job.slug}.md`);
+        const target = path.join(articlesRoot, 'articles', job.locale, `${job.slug}.md`);
         try {
           const data = await bucket.read(job.name);
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');

@@ -93,6 +93,8 @@ export interface Article {
   words: number;
   /** Digest of the whole source file: the cache key of per-article work. */
   digest: string;
+  /** Only in `felt preview`: an article of the dev bucket that production lacks ("new") or has otherwise ("changed"). */
+  draft?: 'new' | 'changed';
 }
 
 export interface SiteContent {

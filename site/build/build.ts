@@ -17,6 +17,7 @@ import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
+import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
 import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
@@ -57,6 +58,8 @@ export interface BuildOptions {
   threads?: number;
   /** Reuse unchanged pages of the previous build in outDir, and parsed articles from .felt-cache/ (default true). */
   incremental?: boolean;
+  /** `felt preview` only: the dev articles (content.dev/) laid over content/'s, marked as drafts (content/devOverlay.ts). */
+  devContentDir?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -74,6 +77,8 @@ export interface BuildResult {
   /** Pages rendered this time; the others were unchanged and reused. */
   rendered: number;
   articles: number;
+  /** Where the articles came from: content/ (production) or, in a preview, the dev bucket (issue 17.2). */
+  origins: { production: number; dev: number };
   compilationHash: string;
   threads: number;
   milliseconds: number;
@@ -92,7 +97,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     mark('write');
     await duringStage(writingSite(outDir), finish);
     mark('commit');
-    return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
+    return {
+      outDir,
+      locale: model.locale,
+      ui: model.ui,
+      articles: model.articles.length,
+      origins: countOrigins(model.articles),
+      ...result,
+      milliseconds: Date.now() - started,
+    };
   } catch (error) {
     // An unfinished release is never served; the next build removes whatever this leaves.
     rmSync(staging, { recursive: true, force: true });
@@ -122,6 +135,7 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
     locale: model.locale,
     ui: model.ui,
     articles: model.articles.length,
+    origins: countOrigins(model.articles),
     ...result,
     milliseconds: Date.now() - started,
     files: sink.files,
@@ -132,7 +146,8 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   const messages = await loadMessages();
   mark('start');
   const contentDir = path.resolve(options.contentDir);
-  const content = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
+  const loaded = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
+  const content = options.devContentDir ? await overlayDevArticles(loaded, path.resolve(options.devContentDir)) : loaded;
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');

@@ -75,7 +75,7 @@ function linkedOutside(folder: string, root: string, problems: Problem[]): boole
   return real !== undefined;
 }
 
-async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
+export async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
   const folder = path.join(root, 'articles', locale);
   if (linkedOutside(folder, root, problems)) return [];
   const names = await listFiles(folder, '.md');
