@@ -18,6 +18,7 @@ import { registerPull } from './commands/pull.ts';
 import { registerDeploy } from './commands/deploy.ts';
 import { registerCheck } from './commands/check.ts';
 import { registerDev } from './commands/dev.ts';
+import { registerRetract } from './commands/retract.ts';
 import { teachingHelp } from './help.ts';
 
 export function createProgram(): Command {
@@ -34,6 +35,7 @@ export function createProgram(): Command {
   registerDeploy(program);
   registerCheck(program);
   registerDev(program);
+  registerRetract(program);
   teachingHelp(program);
   return program;
 }

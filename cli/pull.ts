@@ -18,6 +18,8 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
+import type { Bucket } from './storage/types.ts';
+import { pullRetractions } from './pullRetractions.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -37,6 +39,8 @@ export interface PullResult {
   /** Local files not in the bucket, kept because --delete was not given. */
   extra: string[];
   failed: { name: string; reason: string }[];
+  /** Retraction records written into content/retracted/, and the article files they removed (cli/pullRetractions.ts). */
+  retracted?: { records: string[]; removed: string[] };
   dryRun: boolean;
 }
 
@@ -85,6 +89,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   if (options.dryRun) {
     for (const name of result.download) reporter.print(`download ${name}`);
     for (const file of result.remove) reporter.print(`delete   ${file}`);
+    await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
     return result;
   }
   // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
@@ -118,6 +123,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     progress.tick(`deleted ${file}`);
   }
   progress.done();
+  await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
   return result;
 }
 
@@ -126,4 +132,21 @@ async function localChecksums(folder: string): Promise<Map<string, string>> {
   const limit = pLimit(32);
   const sums = await Promise.all(names.map((name) => limit(async () => [name.slice(0, -3), md5Base64(await readFile(path.join(folder, name)))] as const)));
   return new Map(sums);
+}
+
+/** Production's retractions only: the dev bucket has none, and content.dev/ is never built as a site. */
+async function applyRetractions(
+  result: PullResult,
+  options: PullOptions,
+  bucket: Bucket,
+  articlesRoot: string,
+  locales: readonly ContentLocale[],
+  reporter: Reporter,
+): Promise<void> {
+  if ((options.env ?? 'prod') !== 'prod') return;
+  const pulled = await pullRetractions(bucket, articlesRoot, locales, Boolean(options.dryRun), reporter);
+  result.retracted = { records: pulled.records, removed: pulled.removed };
+  result.failed.push(...pulled.failed);
+  // A retracted article's file is gone now, not "local only".
+  result.extra = result.extra.filter((file) => !pulled.removed.includes(file));
 }

@@ -18,6 +18,8 @@ import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
 import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
+import { withoutRetracted } from '../content/retractions.ts';
+import { REDIRECTS_FILE, retractedFiles } from '../render/retractedPages.ts';
 import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
@@ -147,7 +149,8 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   mark('start');
   const contentDir = path.resolve(options.contentDir);
   const loaded = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
-  const content = options.devContentDir ? await overlayDevArticles(loaded, path.resolve(options.devContentDir)) : loaded;
+  // A retraction wins over a dev article of the same slug too (content/retractions.ts).
+  const content = options.devContentDir ? withoutRetracted(await overlayDevArticles(loaded, path.resolve(options.devContentDir))) : loaded;
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');
@@ -223,6 +226,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
+  for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
 
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
@@ -330,6 +334,9 @@ function* staticFiles(content: SiteContent): Generator<{ path: string; content: 
   for (const entry of readdirSync(own, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    yield { path: path.relative(own, full).split(path.sep).join('/'), content: readFileSync(full) };
+    const relative = path.relative(own, full).split(path.sep).join('/');
+    // The operator's _redirects is merged with the retracted articles' rules (render/retractedPages.ts).
+    if (relative === REDIRECTS_FILE) continue;
+    yield { path: relative, content: readFileSync(full) };
   }
 }
