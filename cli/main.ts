@@ -19,6 +19,7 @@ import { registerDeploy } from './commands/deploy.ts';
 import { registerCheck } from './commands/check.ts';
 import { registerDev } from './commands/dev.ts';
 import { registerRetract } from './commands/retract.ts';
+import { registerPreview } from './commands/preview.ts';
 import { teachingHelp } from './help.ts';
 
 export function createProgram(): Command {
@@ -36,6 +37,7 @@ export function createProgram(): Command {
   registerCheck(program);
   registerDev(program);
   registerRetract(program);
+  registerPreview(program);
   teachingHelp(program);
   return program;
 }

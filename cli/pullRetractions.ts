@@ -23,7 +23,13 @@ export interface RetractionsPulled {
   failed: { name: string; reason: string }[];
 }
 
-export async function pullRetractions(bucket: Bucket, contentDir: string, locales: readonly ContentLocale[], dryRun: boolean, reporter: Reporter): Promise<RetractionsPulled> {
+export async function pullRetractions(
+  bucket: Bucket,
+  contentDir: string,
+  locales: readonly ContentLocale[],
+  dryRun: boolean,
+  reporter: Reporter,
+): Promise<RetractionsPulled> {
   const result: RetractionsPulled = { records: [], removed: [], failed: [] };
   for (const locale of locales) {
     for (const object of await bucket.list(`${RETRACTED_PREFIX}/${locale}/`)) {

@@ -120,7 +120,8 @@ export function checkRedirect(target: string, slug: string, settings: SiteSettin
       hint: 'give a path that starts with one "/", such as /articles/other-slug',
     });
   const own = urls.article(slug);
-  if (path.replace(/\/+$/, '') === own) throw new FeltError('BAD_OPTION', `--redirect "${target}" is the retracted article's own address`, { hint: 'redirect to another page' });
+  if (path.replace(/\/+$/, '') === own)
+    throw new FeltError('BAD_OPTION', `--redirect "${target}" is the retracted article's own address`, { hint: 'redirect to another page' });
   return path;
 }
 

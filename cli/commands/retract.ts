@@ -18,7 +18,9 @@ export function registerRetract(program: Command): void {
   const command = addCommonFlags(
     program
       .command('retract')
-      .description('take a published article back: record who, when and why in production, delete it there (and from dev); the next pull and build answer its address with 410 Gone or a redirect')
+      .description(
+        'take a published article back: record who, when and why in production, delete it there (and from dev); the next pull and build answer its address with 410 Gone or a redirect',
+      )
       .requiredOption('--slug <slug>', 'the article to take back')
       .option('--locale <locale>', 'only this content locale (repeatable; default: every locale that has the slug)', collect)
       .option('--redirect <path>', 'send readers to this page of the site instead of the gone page')

@@ -20,6 +20,7 @@ import { loadContent } from '../content/loadContent.ts';
 import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
 import { withoutRetracted } from '../content/retractions.ts';
 import { REDIRECTS_FILE, retractedFiles } from '../render/retractedPages.ts';
+import { PREVIEW_LIST_FILE, previewListPage } from '../render/previewList.ts';
 import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
@@ -81,6 +82,8 @@ export interface BuildResult {
   articles: number;
   /** Where the articles came from: content/ (production) or, in a preview, the dev bucket (issue 17.2). */
   origins: { production: number; dev: number };
+  /** A preview's articles from the dev bucket, newest first: what publishing would add or change. */
+  drafts?: { slug: string; title: string; draft: 'new' | 'changed' }[];
   compilationHash: string;
   threads: number;
   milliseconds: number;
@@ -105,6 +108,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       ui: model.ui,
       articles: model.articles.length,
       origins: countOrigins(model.articles),
+      ...(options.devContentDir ? { drafts: draftsOf(model) } : {}),
       ...result,
       milliseconds: Date.now() - started,
     };
@@ -159,6 +163,10 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   if (collisions.length) throw new ContentError(await locateProblems(collisions, model.content.root));
   mark('route check');
   return model;
+}
+
+function draftsOf(model: SiteModel): NonNullable<BuildResult['drafts']> {
+  return model.articles.flatMap((a) => (a.draft ? [{ slug: a.slug, title: a.title, draft: a.draft }] : []));
 }
 
 function siteContext(model: SiteModel): SiteContextValue {
@@ -227,6 +235,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
+  if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
 
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));

@@ -15,6 +15,7 @@ import { isSitePath } from '../../shared/retraction.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { outputFileFor, urls } from '../model/urls.ts';
 import { escapeHtml } from './document.ts';
+import { plainPage as frame } from './plainPage.ts';
 import { absoluteUrl } from './seo.ts';
 
 export const REDIRECTS_FILE = '_redirects';
@@ -57,26 +58,6 @@ function operatorRedirects(contentRoot: string): string | undefined {
   }
 }
 
-function frame(model: SiteModel, title: string, head: string, main: string, css: string): string {
-  return [
-    '<!doctype html>',
-    `<html lang="${escapeHtml(model.translator.lang)}">`,
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    head,
-    `<link rel="stylesheet" href="${escapeHtml(css)}">`,
-    '</head>',
-    '<body>',
-    `<header class="site-header"><a class="retracted-brand" href="/">${escapeHtml(model.content.settings.title)}</a></header>`,
-    `<main id="main" class="error-page">${main}</main>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
-}
-
 function gonePage(model: SiteModel, retraction: Retraction, css: string): string {
   const { t } = model.translator;
   const site = model.content.settings.title;
@@ -85,10 +66,12 @@ function gonePage(model: SiteModel, retraction: Retraction, css: string): string
     t('gone.title', { site }),
     '<meta name="robots" content="noindex">',
     [
+      '<div class="error-page">',
       '<p class="error-code" aria-hidden="true">410</p>',
       `<h1>${escapeHtml(t('gone.heading'))}</h1>`,
       `<p>${escapeHtml(t('gone.body', { title: retraction.title }))}</p>`,
       `<p class="error-actions"><a class="button" href="/">${escapeHtml(t('notFound.home'))}</a></p>`,
+      '</div>',
     ].join(''),
     css,
   );
@@ -101,8 +84,12 @@ function redirectPage(model: SiteModel, target: string, css: string): string {
   return frame(
     model,
     t('moved.title', { site }),
-    [`<meta http-equiv="refresh" content="0; url=${escapeHtml(target)}">`, `<link rel="canonical" href="${escapeHtml(absolute)}">`, '<meta name="robots" content="noindex">'].join('\n'),
-    [`<h1>${escapeHtml(t('moved.heading'))}</h1>`, `<p><a class="button" href="${escapeHtml(target)}">${escapeHtml(t('moved.link'))}</a></p>`].join(''),
+    [
+      `<meta http-equiv="refresh" content="0; url=${escapeHtml(target)}">`,
+      `<link rel="canonical" href="${escapeHtml(absolute)}">`,
+      '<meta name="robots" content="noindex">',
+    ].join('\n'),
+    `<div class="error-page"><h1>${escapeHtml(t('moved.heading'))}</h1><p><a class="button" href="${escapeHtml(target)}">${escapeHtml(t('moved.link'))}</a></p></div>`,
     css,
   );
 }

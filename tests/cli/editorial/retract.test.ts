@@ -110,11 +110,19 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     const dev = await openBucket(contentDir, choice, 'dev');
     await putArticle(prod, 'river-bets', 'River Bets');
     await putArticle(dev, 'river-bets', 'River Bets');
-    await expect(retract({ contentDir, slug: 'river-bets', redirect: 'https://elsewhere.example/odds', storage: choice, reporter: quiet().reporter })).rejects.toThrow(
-      /--redirect "https:\/\/elsewhere.example\/odds" leads to another site \(elsewhere.example\)/,
-    );
+    await expect(
+      retract({ contentDir, slug: 'river-bets', redirect: 'https://elsewhere.example/odds', storage: choice, reporter: quiet().reporter }),
+    ).rejects.toThrow(/--redirect "https:\/\/elsewhere.example\/odds" leads to another site \(elsewhere.example\)/);
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
-    await retract({ contentDir, slug: 'river-bets', redirect: 'https://elsewhere.example/odds', allowExternal: true, keepDev: true, storage: choice, reporter: quiet().reporter });
+    await retract({
+      contentDir,
+      slug: 'river-bets',
+      redirect: 'https://elsewhere.example/odds',
+      allowExternal: true,
+      keepDev: true,
+      storage: choice,
+      reporter: quiet().reporter,
+    });
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
     expect(await dev.stat('articles/en_US/river-bets.md')).toBeDefined();
     expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).redirect).toBe('https://elsewhere.example/odds');
