@@ -48,11 +48,14 @@ const DEFAULT_EXAMPLES: Record<string, readonly Example[]> = {
     ['felt generate --locale tr_TR --category pokerGuides --subcategory cashGameTactics --count 2', 'two Turkish articles on one subcategory'],
     ['felt generate --locale ru_RU --count 500 --batch', "large runs: submit through the provider's Batch API"],
     ['felt generate --collect', 'later: fetch, check and store the batch results'],
+    ['felt generate --slug bankroll-basics --replace', 'write one article again; its old text is kept as a version'],
+    ['felt generate --translate bankroll-basics --to ru_RU,tr_TR', 'its Russian and Turkish versions, one translationKey'],
   ],
   publish: [
     ['felt publish --all --dry-run', 'what would change in production'],
     ['felt publish --slug bankroll-basics --yes', 'promote one article'],
     ['felt publish --all --locale en_US --yes', 'promote every English article (CI)'],
+    ['felt publish --slug bankroll-basics --version 1 --yes', 'undo a regeneration: bring back and publish version 1'],
   ],
   pull: [
     ['felt pull', "sync production's articles into content/articles"],
