@@ -6,12 +6,15 @@
  * own folder, never dist/: new and changed articles carry a badge on their
  * cards and pages, and /preview/ lists what publishing would change.
  * Nothing is deployed or published.
+ *
+ * Loaded with the CLI itself (not on use): the build must stay in felt's main
+ * bundle, next to the render worker it starts (site/build/renderPool.ts).
  */
 import path from 'node:path';
 import { devContentDir } from '../shared/contentOrigin.ts';
 import type { ContentLocale, UiLocale } from '../shared/types.ts';
 import { buildSite, type BuildResult } from '../site/build/build.ts';
-import { pull, type PullResult } from './pull.ts';
+import type { PullResult } from './pull.ts';
 import { createReporter, plural, type Reporter } from './report.ts';
 import type { StorageChoice } from './storage/index.ts';
 
@@ -43,6 +46,8 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   const devDir = devContentDir(options.contentDir);
   let pulled: PreviewResult['pulled'];
   if (options.pull !== false) {
+    // Loaded on use, as the pull command does: the storage clients are slow to load.
+    const { pull } = await import('./pull.ts');
     // A mirror: an article gone from the dev bucket leaves the preview too.
     const result = await pull({
       contentDir: options.contentDir,

@@ -5,6 +5,7 @@ import { Option } from 'commander';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { startServer } from '../../site/serve/server.ts';
 import { addExamples } from '../help.ts';
+import { preview } from '../preview.ts';
 import { addCommonFlags, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 import { parsePort } from './serve.ts';
 
@@ -32,7 +33,6 @@ export function registerPreview(program: Command): void {
       .option('--no-pull', 'use content.dev/ as it is, without mirroring the dev bucket first'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
-    const { preview } = await import('../preview.ts');
     const result = await preview({
       contentDir: flags.content,
       outDir: flags.out && path.resolve(flags.out),
