@@ -18,7 +18,13 @@ export const retractionSchema = z
     by: z.string().min(1).max(200),
     reason: z.string().max(10_000).optional(),
     /** A site path ("/articles/other") or, when the operator allowed it, an absolute http(s) URL. */
-    redirect: z.string().min(1).max(2_000).optional(),
+    redirect: z
+      .string()
+      .min(1)
+      .max(2_000)
+      // A record comes from a bucket others can write: nothing but a site path or an http(s) address reaches a page or _redirects.
+      .refine((target) => isSitePath(target) || isAbsoluteHttpUrl(target), 'must be a path of the site or an http(s) address')
+      .optional(),
   })
   .strict();
 

@@ -167,3 +167,24 @@ describe('the gone page in every interface language', () => {
     expect(html).toContain(messages['gone.body']!.replace('{title}', 'River Bets').replace(/"/g, '&quot;'));
   });
 });
+
+describe('a retraction record from the bucket is content like any other', () => {
+  it('a record whose redirect is not a site path or an http(s) address is refused at its field, and nothing is built', async () => {
+    const contentDir = await fixtureCopy();
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(path.join(contentDir, 'retracted', 'en_US'), { recursive: true });
+    const record = {
+      slug: 'river-bets',
+      locale: 'en_US',
+      title: 'River Bets',
+      retractedAt: '2026-03-01T02:00:00.000Z',
+      by: 'x',
+      redirect: 'javascript:alert(1)',
+    };
+    await writeFile(path.join(contentDir, 'retracted', 'en_US', 'river-bets.json'), JSON.stringify(record, null, 2));
+    const { contentProblems } = await import('../../site/helpers.ts');
+    expect(await contentProblems(contentDir)).toEqual([
+      expect.stringMatching(/retracted\/en_US\/river-bets\.json:7 field "redirect".*must be a path of the site or an http\(s\) address/),
+    ]);
+  });
+});
