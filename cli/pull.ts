@@ -40,7 +40,7 @@ export interface PullResult {
   extra: string[];
   failed: { name: string; reason: string }[];
   /** Retraction records written into content/retracted/, and the article files they removed (cli/pullRetractions.ts). */
-  retracted?: { records: string[]; removed: string[] };
+  retracted?: { records: string[]; removed: string[]; unretracted: string[] };
   dryRun: boolean;
 }
 
@@ -144,8 +144,8 @@ async function applyRetractions(
   reporter: Reporter,
 ): Promise<void> {
   if ((options.env ?? 'prod') !== 'prod') return;
-  const pulled = await pullRetractions(bucket, articlesRoot, locales, Boolean(options.dryRun), reporter);
-  result.retracted = { records: pulled.records, removed: pulled.removed };
+  const pulled = await pullRetractions(bucket, articlesRoot, locales, { dryRun: Boolean(options.dryRun), deleteStale: Boolean(options.delete) }, reporter);
+  result.retracted = { records: pulled.records, removed: pulled.removed, unretracted: pulled.unretracted };
   result.failed.push(...pulled.failed);
   // A retracted article's file is gone now, not "local only".
   result.extra = result.extra.filter((file) => !pulled.removed.includes(file));

@@ -4,8 +4,10 @@
  * copy is downloaded, validated and written atomically, and the retracted
  * article's file is removed from content/articles, with or without --delete:
  * a retraction is the operator's explicit word that the article is gone.
+ * With --delete, a local record the bucket no longer has is removed, so an
+ * article put back in production is built again.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
 import { RETRACTED_PREFIX, retractionSchema } from '../shared/retraction.ts';
@@ -20,6 +22,8 @@ export interface RetractionsPulled {
   records: string[];
   /** Article files removed because their article was retracted. */
   removed: string[];
+  /** Local records the bucket no longer has, removed with --delete. */
+  unretracted: string[];
   failed: { name: string; reason: string }[];
 }
 
@@ -27,17 +31,19 @@ export async function pullRetractions(
   bucket: Bucket,
   contentDir: string,
   locales: readonly ContentLocale[],
-  dryRun: boolean,
+  { dryRun, deleteStale }: { dryRun: boolean; deleteStale: boolean },
   reporter: Reporter,
 ): Promise<RetractionsPulled> {
-  const result: RetractionsPulled = { records: [], removed: [], failed: [] };
+  const result: RetractionsPulled = { records: [], removed: [], unretracted: [], failed: [] };
   for (const locale of locales) {
+    const remote = new Set<string>();
     for (const object of await bucket.list(`${RETRACTED_PREFIX}/${locale}/`)) {
       const slug = path.posix.basename(object.name, '.json');
       if (object.name !== `${RETRACTED_PREFIX}/${locale}/${slug}.json` || !SLUG_PATTERN.test(slug)) {
         result.failed.push({ name: object.name, reason: 'not a retraction record name (retracted/{locale}/{slug}.json); skipped' });
         continue;
       }
+      remote.add(`${slug}.json`);
       const target = path.join(contentDir, RETRACTED_PREFIX, locale, `${slug}.json`);
       const article = path.join(contentDir, 'articles', locale, `${slug}.md`);
       const local = await readFile(target).catch(() => undefined);
@@ -62,6 +68,14 @@ export async function pullRetractions(
       } catch (error) {
         result.failed.push({ name: object.name, reason: error instanceof Error ? error.message : String(error) });
       }
+    }
+    // A record production no longer has (an article put back): gone locally too, with --delete as for articles.
+    if (!deleteStale) continue;
+    const folder = path.join(contentDir, RETRACTED_PREFIX, locale);
+    for (const name of (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.json') && !remote.has(n))) {
+      if (!dryRun) await rm(path.join(folder, name), { force: true });
+      result.unretracted.push(path.join(folder, name));
+      reporter.print(`${dryRun ? 'would delete' : 'deleted'} ${path.join(folder, name)} (no longer retracted in the bucket)`);
     }
   }
   return result;

@@ -101,6 +101,14 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     expect(mentions).toEqual(['articles/river-bets/index.html: River Bets']);
     const kept = await readFile(path.join(realDist, 'articles/kept-guide/index.html'), 'utf8');
     expect(kept).toContain('Kept Guide');
+
+    // Put back: the record leaves the bucket, the article returns; pull --delete drops the local record too.
+    await prod.delete('retracted/en_US/river-bets.json');
+    await putArticle(prod, 'river-bets', 'River Bets', { date: '2025-11-02' });
+    const back = await pull({ contentDir, delete: true, storage: choice, reporter: quiet().reporter });
+    expect(back.retracted?.unretracted.map((f) => path.basename(f))).toEqual(['river-bets.json']);
+    expect(existsSync(articlePath(contentDir, 'river-bets'))).toBe(true);
+    expect(existsSync(path.join(contentDir, 'retracted', 'en_US', 'river-bets.json'))).toBe(false);
   });
 
   it('--keep-dev leaves the dev copy; a redirect to another host needs --allow-external', async () => {
