@@ -20,6 +20,7 @@ import { loadProject } from './project.ts';
 import { checkLocales } from './pull.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { articleObjectName, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { isPreconditionFailed } from './storage/errors.ts';
 
 export interface RetractOptions {
   contentDir: string;
@@ -91,9 +92,16 @@ export async function retract(options: RetractOptions): Promise<RetractResult> {
     await prod.write(retractionObjectName(record.locale, record.slug), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), {
       contentType: 'application/json; charset=utf-8',
     });
-    // The generation seen in the plan: a version published meanwhile is not deleted unseen.
-    await prod.delete(name, { ifGenerationMatch: generation });
-    if (inDev) await dev.delete(name, { ifGenerationMatch: inDev.generation });
+    try {
+      // The generation seen in the plan: a version published meanwhile is not deleted unseen.
+      await prod.delete(name, { ifGenerationMatch: generation });
+      if (inDev) await dev.delete(name, { ifGenerationMatch: inDev.generation });
+    } catch (error) {
+      if (!isPreconditionFailed(error)) throw error;
+      throw new FeltError('STORAGE_PRECONDITION_FAILED', `${name} changed while it was being retracted; the record is written, the article is not deleted`, {
+        hint: 'look at the new version, then run the same felt retract again to finish',
+      });
+    }
   }
   reporter.print(`retracted ${options.slug} in ${found.map((f) => f.locale).join(', ')}; felt pull and felt build take it off the site`);
   return result;

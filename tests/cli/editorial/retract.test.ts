@@ -18,7 +18,7 @@ import { buildSite } from '../../../site/build/build.ts';
 import { startServer } from '../../../site/serve/server.ts';
 import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../../site/helpers.ts';
-import { articlePath, openBucket, putArticle, quiet, storageChoice } from './helpers.ts';
+import { articlePath, fixtureArticle, openBucket, putArticle, quiet, storageChoice } from './helpers.ts';
 
 let gcs: FakeGcs;
 beforeAll(async () => void (gcs = await startFakeGcs()));
@@ -194,5 +194,33 @@ describe('a retraction record from the bucket is content like any other', () => 
     expect(await contentProblems(contentDir)).toEqual([
       expect.stringMatching(/retracted\/en_US\/river-bets\.json:7 field "redirect".*must be a path of the site or an http\(s\) address/),
     ]);
+  });
+});
+
+describe('felt retract against a production edit made meanwhile', () => {
+  it('does not delete a version published after its plan: one felt error, the new version kept, a rerun finishes', async () => {
+    const contentDir = await fixtureCopy();
+    const choice = storageChoice('gcs', gcs);
+    const prod = await openBucket(contentDir, choice, 'prod');
+    await putArticle(prod, 'river-bets', 'River Bets');
+    let edited = false;
+    gcs.afterChange = (bucket) => {
+      // Right after the record is written, another writer publishes a new version.
+      if (bucket !== 'felt-magazine' || edited) return;
+      edited = true;
+      gcs.put('felt-magazine', 'articles/en_US/river-bets.md', fixtureArticle('river-bets', 'River Bets, Fixed'));
+    };
+    try {
+      await expect(retract({ contentDir, slug: 'river-bets', storage: choice, reporter: quiet().reporter })).rejects.toMatchObject({
+        code: 'STORAGE_PRECONDITION_FAILED',
+        message: expect.stringContaining('changed while it was being retracted'),
+      });
+    } finally {
+      gcs.afterChange = undefined;
+    }
+    expect((await prod.read('articles/en_US/river-bets.md')).toString()).toContain('River Bets, Fixed');
+    await retract({ contentDir, slug: 'river-bets', storage: choice, reporter: quiet().reporter });
+    expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
+    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).title).toBe('River Bets, Fixed');
   });
 });
