@@ -24,9 +24,9 @@ export interface EditorialFlags extends CommonFlags {
 
 export function addEditorialFlags(command: Command): Command {
   return command
-    .option('--slug <slug>', 'with --replace: the article to write again')
+    .option('--slug <slug>', 'with --replace: the article to write again (--locale when the slug is in several locales)')
     .option('--replace', 'write --slug again (same locale, category, subcategory, translationKey); the old text is kept as a version')
-    .option('--translate <slug>', "write this article's versions in the --to locales (one translationKey)")
+    .option('--translate <slug>', "write this article's versions in the --to locales (one translationKey; --locale: the source's, when the slug is in several)")
     .option('--to <locales>', 'with --translate: content locales, comma-separated (ru_RU,tr_TR)', collect);
 }
 
