@@ -48,16 +48,19 @@ const DEFAULT_EXAMPLES: Record<string, readonly Example[]> = {
     ['felt generate --locale tr_TR --category pokerGuides --subcategory cashGameTactics --count 2', 'two Turkish articles on one subcategory'],
     ['felt generate --locale ru_RU --count 500 --batch', "large runs: submit through the provider's Batch API"],
     ['felt generate --collect', 'later: fetch, check and store the batch results'],
+    ['felt generate --slug bankroll-basics --replace', 'write one article again; its old text is kept as a version'],
+    ['felt generate --translate bankroll-basics --to ru_RU,tr_TR', 'its Russian and Turkish versions, one translationKey'],
   ],
   publish: [
     ['felt publish --all --dry-run', 'what would change in production'],
     ['felt publish --slug bankroll-basics --yes', 'promote one article'],
     ['felt publish --all --locale en_US --yes', 'promote every English article (CI)'],
     ['felt publish --all --yes --force', 'also overwrite conflicts: articles edited or deleted in production since'],
+    ['felt publish --slug bankroll-basics --version 1 --yes', 'undo a regeneration: bring back and publish version 1'],
   ],
   pull: [
     ['felt pull', "sync production's articles into content/articles"],
-    ['felt pull --env dev --locale tr_TR --dry-run', 'what pulling the Turkish dev articles would change'],
+    ['felt pull --env dev --locale tr_TR', 'the Turkish dev articles into content.dev/ (never content/)'],
     ['felt pull --delete --json', 'mirror the bucket exactly, for scripts'],
   ],
   deploy: [
@@ -71,6 +74,7 @@ const PROGRAM_EXAMPLES: readonly Example[] = [
   ['felt check', 'validate content/ and the UI strings'],
   ['felt build && felt serve', 'build the site into dist/ and look at it on http://127.0.0.1:8080'],
   ['felt generate --locale en_US --count 10', 'write articles into the dev bucket'],
+  ['felt preview', "tomorrow's site with the dev bucket's drafts marked, before publishing"],
   ['felt publish --all --yes && felt pull', 'promote them to production and sync content/'],
   ['felt deploy --bucket www-feltmagazine', 'upload the built site'],
 ];

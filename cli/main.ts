@@ -13,11 +13,14 @@ import { redactProcessOutput, redactSecrets } from './secrets.ts';
 import { registerBuild } from './commands/build.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerGenerate } from './commands/generate.ts';
+import { addEditorialFlags } from './commands/generateEditorial.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerPull } from './commands/pull.ts';
 import { registerDeploy } from './commands/deploy.ts';
 import { registerCheck } from './commands/check.ts';
 import { registerDev } from './commands/dev.ts';
+import { registerRetract } from './commands/retract.ts';
+import { registerPreview } from './commands/preview.ts';
 import { teachingHelp } from './help.ts';
 
 export function createProgram(): Command {
@@ -25,15 +28,21 @@ export function createProgram(): Command {
     .description('Content pipeline and static site generator for the felt magazine')
     .version(process.env.npm_package_version ?? '0.1.0')
     .showSuggestionAfterError(true)
+    // felt's own options (--version) only before a command's name: `felt publish --slug S --version 2` is publish's --version.
+    .enablePositionalOptions()
     .exitOverride();
   registerBuild(program);
   registerServe(program);
   registerGenerate(program);
+  // --replace and --translate (issue 12): flags of generate, kept in their own module.
+  addEditorialFlags(program.commands.find((c) => c.name() === 'generate')!);
   registerPublish(program);
   registerPull(program);
   registerDeploy(program);
   registerCheck(program);
   registerDev(program);
+  registerRetract(program);
+  registerPreview(program);
   teachingHelp(program);
   return program;
 }

@@ -21,6 +21,9 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
+import type { Bucket } from './storage/types.ts';
+import { contentDirFor } from '../shared/contentOrigin.ts';
+import { pullRetractions } from './pullRetractions.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -43,6 +46,8 @@ export interface PullResult {
   skipped: { name: string; reason: string }[];
   /** Objects that could not be pulled this time (a storage failure, changed during the pull): exit 1. */
   failed: { name: string; reason: string }[];
+  /** Retraction records written into content/retracted/, and the article files they removed (cli/pullRetractions.ts). */
+  retracted?: { records: string[]; removed: string[]; unretracted: string[] };
   dryRun: boolean;
 }
 
@@ -64,6 +69,8 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     throw new FeltError('BUCKET_MISSING', `${bucket.location} does not exist`, {
       hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev',
     });
+  // Dev articles never land in content/ (issue 17.2): a later production build cannot pick them up.
+  const articlesRoot = contentDirFor(project.contentDir, options.env ?? 'prod');
   const result: PullResult = {
     bucket: bucket.location,
     download: [],
@@ -76,7 +83,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   };
   const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
   for (const locale of locales) {
-    const folder = path.join(project.contentDir, 'articles', locale);
+    const folder = path.join(articlesRoot, 'articles', locale);
     const local = await localChecksums(folder);
     const remote = new Set<string>();
     for (const object of await bucket.list(`articles/${locale}/`)) {
@@ -103,11 +110,12 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   if (options.dryRun) {
     for (const name of result.download) reporter.print(`download ${name}`);
     for (const file of result.remove) reporter.print(`delete   ${file}`);
+    await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
     return result;
   }
   // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
   for (const locale of locales) {
-    const folder = path.join(project.contentDir, 'articles', locale);
+    const folder = path.join(articlesRoot, 'articles', locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
   }
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
@@ -115,7 +123,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        const target = path.join(project.contentDir, 'articles', job.locale, `${job.slug}.md`);
+        const target = path.join(articlesRoot, 'articles', job.locale, `${job.slug}.md`);
         const leaveOut = (list: PullResult['skipped'], reason: string) => {
           list.push({ name: job.name, reason });
           result.download = result.download.filter((n) => n !== job.name);
@@ -139,6 +147,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     progress.tick(`deleted ${file}`);
   }
   progress.done();
+  await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
   return result;
 }
 
@@ -147,4 +156,21 @@ async function localChecksums(folder: string): Promise<Map<string, string>> {
   const limit = pLimit(32);
   const sums = await Promise.all(names.map((name) => limit(async () => [name.slice(0, -3), md5Base64(await readFile(path.join(folder, name)))] as const)));
   return new Map(sums);
+}
+
+/** Production's retractions only: the dev bucket has none, and content.dev/ is never built as a site. */
+async function applyRetractions(
+  result: PullResult,
+  options: PullOptions,
+  bucket: Bucket,
+  articlesRoot: string,
+  locales: readonly ContentLocale[],
+  reporter: Reporter,
+): Promise<void> {
+  if ((options.env ?? 'prod') !== 'prod') return;
+  const pulled = await pullRetractions(bucket, articlesRoot, locales, { dryRun: Boolean(options.dryRun), deleteStale: Boolean(options.delete) }, reporter);
+  result.retracted = { records: pulled.records, removed: pulled.removed, unretracted: pulled.unretracted };
+  result.failed.push(...pulled.failed);
+  // A retracted article's file is gone now, not "local only".
+  result.extra = result.extra.filter((file) => !pulled.removed.includes(file));
 }

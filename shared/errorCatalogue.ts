@@ -58,6 +58,9 @@ const entries = {
   // Storage
   BUCKET_MISSING: { title: 'The bucket does not exist', hint: 'check --storage and storage.prefix in content/site.json' },
   NOT_IN_DEV: { title: 'Not in the dev bucket', hint: 'check the slugs and --locale' },
+  NOT_IN_PRODUCTION: { title: 'Not in the production bucket', hint: 'check the slug and --locale (felt pull --dry-run lists what production holds)' },
+  ARTICLE_NOT_FOUND: { title: 'No article has that slug', hint: 'check the slug and --locale (felt pull --env dev shows what the dev bucket holds)' },
+  NO_SUCH_VERSION: { title: 'No such version of the article', hint: 'the versions kept are listed above; pick one of them' },
   STORAGE_DENIED: {
     title: 'Storage refused the credentials',
     hint: 'check the Google credentials (GOOGLE_APPLICATION_CREDENTIALS or gcloud auth application-default login) and the bucket permissions',

@@ -2,6 +2,8 @@
  * The typed data that flows between the build's stages:
  * files → SiteContent (parsed, validated) → CategoryIndex → pages → HTML files.
  */
+import type { Retraction } from './retraction.ts';
+
 export const UI_LOCALES = ['en', 'tr', 'ru', 'ko'] as const;
 export type UiLocale = (typeof UI_LOCALES)[number];
 
@@ -93,6 +95,8 @@ export interface Article {
   words: number;
   /** Digest of the whole source file: the cache key of per-article work. */
   digest: string;
+  /** Only in `felt preview`: an article of the dev bucket that production lacks ("new") or has otherwise ("changed"). */
+  draft?: 'new' | 'changed';
 }
 
 export interface SiteContent {
@@ -104,4 +108,6 @@ export interface SiteContent {
   ads: AdData;
   /** Articles of every content locale, keyed by locale. */
   articles: Record<ContentLocale, Article[]>;
+  /** Articles taken back with `felt retract` (content/retracted/{locale}/): answered with a gone page or a redirect. */
+  retracted?: Partial<Record<ContentLocale, Retraction[]>>;
 }

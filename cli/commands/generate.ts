@@ -7,9 +7,10 @@ import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
+import { runEditorial, type EditorialFlags } from './generateEditorial.ts';
 import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
-interface Flags extends CommonFlags {
+interface Flags extends CommonFlags, EditorialFlags {
   locale?: string;
   category?: string;
   subcategory?: string;
@@ -63,6 +64,7 @@ export function registerGenerate(program: Command): void {
         signal: controller.signal,
         llm: { timeoutMs: flags.timeout * 1000 },
       };
+      if (await runEditorial(flags, common, reporter)) return;
       if (flags.collect) {
         const result = await collectBatches(common);
         const failures = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ name: `${b.batchId} slot ${f.slot + 1}`, reason: f.reason })));

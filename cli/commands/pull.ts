@@ -14,8 +14,8 @@ export function registerPull(program: Command): void {
   addCommonFlags(
     program
       .command('pull')
-      .description("sync a bucket's articles into content/articles, downloading only what changed")
-      .option('--env <env>', 'prod or dev', 'prod')
+      .description("sync a bucket's articles into content/articles (dev: content.dev/articles), downloading only what changed")
+      .option('--env <env>', 'prod, or dev: written to content.dev/, never to content/, so no production build reads it', 'prod')
       .option('--locale <locale>', 'only this content locale (repeatable)', collect)
       .option('--delete', 'delete local articles that are not in the bucket')
       .option('--dry-run', 'print the plan only'),

@@ -17,6 +17,10 @@ import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
+import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
+import { withoutRetracted } from '../content/retractions.ts';
+import { REDIRECTS_FILE, retractedFiles } from '../render/retractedPages.ts';
+import { PREVIEW_LIST_FILE, previewListPage } from '../render/previewList.ts';
 import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
@@ -57,6 +61,8 @@ export interface BuildOptions {
   threads?: number;
   /** Reuse unchanged pages of the previous build in outDir, and parsed articles from .felt-cache/ (default true). */
   incremental?: boolean;
+  /** `felt preview` only: the dev articles (content.dev/) laid over content/'s, marked as drafts (content/devOverlay.ts). */
+  devContentDir?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -74,6 +80,10 @@ export interface BuildResult {
   /** Pages rendered this time; the others were unchanged and reused. */
   rendered: number;
   articles: number;
+  /** Where the articles came from: content/ (production) or, in a preview, the dev bucket (issue 17.2). */
+  origins: { production: number; dev: number };
+  /** A preview's articles from the dev bucket, newest first: what publishing would add or change. */
+  drafts?: { slug: string; title: string; draft: 'new' | 'changed' }[];
   compilationHash: string;
   threads: number;
   milliseconds: number;
@@ -92,7 +102,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     mark('write');
     await duringStage(writingSite(outDir), finish);
     mark('commit');
-    return { outDir, locale: model.locale, ui: model.ui, articles: model.articles.length, ...result, milliseconds: Date.now() - started };
+    return {
+      outDir,
+      locale: model.locale,
+      ui: model.ui,
+      articles: model.articles.length,
+      origins: countOrigins(model.articles),
+      ...(options.devContentDir ? { drafts: draftsOf(model) } : {}),
+      ...result,
+      milliseconds: Date.now() - started,
+    };
   } catch (error) {
     // An unfinished release is never served; the next build removes whatever this leaves.
     rmSync(staging, { recursive: true, force: true });
@@ -122,6 +141,7 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
     locale: model.locale,
     ui: model.ui,
     articles: model.articles.length,
+    origins: countOrigins(model.articles),
     ...result,
     milliseconds: Date.now() - started,
     files: sink.files,
@@ -132,7 +152,9 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   const messages = await loadMessages();
   mark('start');
   const contentDir = path.resolve(options.contentDir);
-  const content = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
+  const loaded = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
+  // A retraction wins over a dev article of the same slug too (content/retractions.ts).
+  const content = options.devContentDir ? withoutRetracted(await overlayDevArticles(loaded, path.resolve(options.devContentDir))) : loaded;
   mark('load content');
   const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
   mark('model');
@@ -141,6 +163,10 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   if (collisions.length) throw new ContentError(await locateProblems(collisions, model.content.root));
   mark('route check');
   return model;
+}
+
+function draftsOf(model: SiteModel): NonNullable<BuildResult['drafts']> {
+  return model.articles.flatMap((a) => (a.draft ? [{ slug: a.slug, title: a.title, draft: a.draft }] : []));
 }
 
 function siteContext(model: SiteModel): SiteContextValue {
@@ -208,6 +234,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
+  for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
+  if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
 
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));
@@ -315,6 +343,9 @@ function* staticFiles(content: SiteContent): Generator<{ path: string; content: 
   for (const entry of readdirSync(own, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
-    yield { path: path.relative(own, full).split(path.sep).join('/'), content: readFileSync(full) };
+    const relative = path.relative(own, full).split(path.sep).join('/');
+    // The operator's _redirects is merged with the retracted articles' rules (render/retractedPages.ts).
+    if (relative === REDIRECTS_FILE) continue;
+    yield { path: relative, content: readFileSync(full) };
   }
 }

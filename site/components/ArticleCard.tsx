@@ -21,6 +21,7 @@ export function ArticleCard({
           {article.category.title}
         </a>
       )}
+      {article.draft && <DraftBadge draft={article.draft} />}
       <Heading className="card-title">
         <a href={urls.article(article.slug)}>{article.title}</a>
       </Heading>
@@ -43,5 +44,15 @@ export function ArticleGrid({ articles, headingLevel = 3 }: { articles: ArticleS
         <ArticleCard key={article.slug} article={article} headingLevel={headingLevel} />
       ))}
     </div>
+  );
+}
+
+/** `felt preview`'s mark on an article publishing would add or change (the sponsored tag's look: no new style for production). */
+export function DraftBadge({ draft }: { draft: 'new' | 'changed' }) {
+  const { t } = useSite();
+  return (
+    <span className="sponsored-tag draft-badge" data-draft={draft}>
+      {t(`preview.${draft}`)}
+    </span>
   );
 }

@@ -19,6 +19,8 @@ import { ArticleCache } from './articleCache.ts';
 import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { locateProblems } from './problemLines.ts';
+import { loadRetractions, withoutRetracted } from './retractions.ts';
+import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
@@ -43,15 +45,17 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   if (authors) problems.push(...checkAuthors(authors, displayPath(file(SETTINGS_FILES.authors))));
   const pages = await loadInfoPages(root, problems);
   const articles = {} as Record<ContentLocale, Article[]>;
+  const retracted: Partial<Record<ContentLocale, Retraction[]>> = {};
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
     articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(root, locale, problems, cache) : [];
     if (authors && categories) problems.push(...checkArticles(articles[locale], authors, categories));
+    if (!options.locales || options.locales.includes(locale)) retracted[locale] = await loadRetractions(root, locale, problems);
   }
   // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
   if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems, root)));
   cache?.save();
-  return { root, settings, categories, authors, pages, ads, articles };
+  return withoutRetracted({ root, settings, categories, authors, pages, ads, articles, retracted });
 }
 
 function sortProblems(problems: Problem[]): Problem[] {
@@ -75,7 +79,7 @@ function linkedOutside(folder: string, root: string, problems: Problem[]): boole
   return real !== undefined;
 }
 
-async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
+export async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
   const folder = path.join(root, 'articles', locale);
   if (linkedOutside(folder, root, problems)) return [];
   const names = await listFiles(folder, '.md');

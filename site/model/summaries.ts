@@ -18,6 +18,8 @@ export interface ArticleSummary {
   updated?: string;
   minutes: number;
   category?: { title: string; href: string };
+  /** Only in `felt preview`: what publishing would add ("new") or replace ("changed"). */
+  draft?: 'new' | 'changed';
 }
 
 export function summarize(
@@ -38,5 +40,7 @@ export function summarize(
     // Minutes, not words: an edit that leaves the reading time alone leaves every listing unchanged.
     minutes: readingMinutes(article.words),
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
+    // Absent outside a preview, so production page data stays as it was.
+    ...(article.draft ? { draft: article.draft } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { ArticleGrid } from '../components/ArticleCard.tsx';
+import { ArticleGrid, DraftBadge } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import { CopyLink } from '../islands/CopyLink.tsx';
@@ -13,6 +13,11 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
     <article className="article">
       <Breadcrumbs trail={props.trail} />
       <header className="article-header">
+        {props.draft && (
+          <p>
+            <DraftBadge draft={props.draft} />
+          </p>
+        )}
         <h1 className="article-title">{props.title}</h1>
         <p className="article-standfirst">{props.description}</p>
         <p className="article-meta">

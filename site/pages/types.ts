@@ -73,6 +73,8 @@ export interface ArticleProps {
   related: ArticleSummary[];
   translations: (Translation & { href: string; label: string })[];
   pageUrl: string;
+  /** Only in `felt preview` (see ArticleSummary.draft). */
+  draft?: 'new' | 'changed';
 }
 
 export interface AuthorsProps {

@@ -169,6 +169,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       related: relatedArticles(model, article),
       translations: others.map((s) => ({ ...s, href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}`, label: t(`language.${s.locale}`) })),
       pageUrl: absoluteUrl(settings, path),
+      ...(article.draft ? { draft: article.draft } : {}),
     },
   };
 }

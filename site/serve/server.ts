@@ -16,6 +16,7 @@ import { resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
+import { answerFromRedirects } from './redirects.ts';
 
 /** The site's service worker (site/client/sw/sw.ts, written by the build). */
 const SERVICE_WORKER_PATH = '/sw.js';
@@ -78,6 +79,8 @@ export function createHandler(options: ServeOptions) {
       return;
     }
     if (options.extraRoutes && (await options.extraRoutes(request, response))) return;
+    // Retracted articles: 410 with the gone page, or 301 to where they went (redirects.ts).
+    if (await answerFromRedirects(root, request, response)) return;
     const resolution = resolveRequestPath(root, request.url ?? '/');
     if (!resolution.ok) {
       if (resolution.status === 400) response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Request\n');

@@ -1,0 +1,151 @@
+/**
+ * `felt retract`: takes an article back from production (issue 12, item 5).
+ * The record goes to the production bucket first (who, when, why, and where
+ * the old address should lead), then the article is deleted from production
+ * and, unless --keep-dev, from the dev bucket, so the next `publish --all`
+ * cannot bring it back. `felt pull` copies the record into
+ * content/retracted/, and the build answers the old address with a gone page
+ * or a redirect (site/render/retractedPages.ts). A run killed between the two
+ * steps leaves the record and the article: running it again finishes.
+ * Every refusal happens before anything is written.
+ */
+import os from 'node:os';
+import { FeltError } from '../shared/errors.ts';
+import { isAbsoluteHttpUrl, isSitePath, retractionObjectName, retractionSchema, type Retraction } from '../shared/retraction.ts';
+import { SLUG_PATTERN } from '../shared/names.ts';
+import type { SiteSettings } from '../shared/types.ts';
+import { splitFrontmatter } from '../site/content/frontmatter.ts';
+import { urls } from '../site/model/urls.ts';
+import { loadProject } from './project.ts';
+import { checkLocales } from './pull.ts';
+import { createReporter, type Reporter } from './report.ts';
+import { articleObjectName, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { isPreconditionFailed } from './storage/errors.ts';
+
+export interface RetractOptions {
+  contentDir: string;
+  slug: string;
+  locales?: string[];
+  redirect?: string;
+  reason?: string;
+  /** Who retracts (default: FELT_OPERATOR, else the login name). */
+  by?: string;
+  allowExternal?: boolean;
+  keepDev?: boolean;
+  dryRun?: boolean;
+  now?: Date;
+  storage?: StorageChoice;
+  reporter?: Reporter;
+}
+
+export interface RetractResult {
+  bucket: string;
+  records: Retraction[];
+  /** Objects deleted (or, with --dry-run, that would be). */
+  deleted: string[];
+  dryRun: boolean;
+}
+
+export async function retract(options: RetractOptions): Promise<RetractResult> {
+  const reporter = options.reporter ?? createReporter();
+  if (!SLUG_PATTERN.test(options.slug)) throw new FeltError('BAD_SLUG', `--slug "${options.slug}" is not an article slug`);
+  const locales = checkLocales(options.locales);
+  const project = await loadProject(options.contentDir);
+  const redirect = options.redirect === undefined ? undefined : checkRedirect(options.redirect, options.slug, project.settings, Boolean(options.allowExternal));
+  const storage = openStorage(project, options.storage);
+  const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
+  const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
+  if (!(await prod.exists())) throw new FeltError('NOT_IN_PRODUCTION', `there is no production bucket ${prod.location}, so nothing to retract`);
+  const found = [];
+  for (const locale of locales) {
+    const info = await prod.stat(articleObjectName(locale, options.slug));
+    if (info) found.push({ locale, info });
+  }
+  if (!found.length)
+    throw new FeltError('NOT_IN_PRODUCTION', `no article "${options.slug}" in ${prod.location} (${locales.join(', ')})`, {
+      hint: 'check the slug and --locale: felt retract takes back published articles only',
+    });
+  const by = options.by ?? process.env.FELT_OPERATOR ?? safeUserName();
+  const retractedAt = (options.now ?? new Date()).toISOString();
+  const devExists = !options.keepDev && (await dev.exists());
+  const result: RetractResult = { bucket: prod.location, records: [], deleted: [], dryRun: Boolean(options.dryRun) };
+  const plan = [];
+  for (const { locale, info } of found) {
+    const name = articleObjectName(locale, options.slug);
+    const title = titleOf(await prod.read(name)) ?? options.slug;
+    const record = retractionSchema.parse({ slug: options.slug, locale, title, retractedAt, by, reason: options.reason, redirect });
+    const inDev = devExists ? await dev.stat(name) : undefined;
+    plan.push({ name, record, generation: info.generation, inDev });
+    result.records.push(record);
+    result.deleted.push(`${prod.location}/${name}`, ...(inDev ? [`${dev.location}/${name}`] : []));
+    reporter.print(`retract ${locale}/${options.slug} ("${title}"): ${redirect ? `redirect to ${redirect}` : 'answered 410 Gone'}`);
+    reporter.print(`  record  ${prod.location}/${retractionObjectName(locale, options.slug)} (by ${by}${options.reason ? `: ${options.reason}` : ''})`);
+    reporter.print(`  delete  ${prod.location}/${name}`);
+    if (inDev) reporter.print(`  delete  ${dev.location}/${name}`);
+    else if (options.keepDev) reporter.print(`  keep    ${dev.location}/${name} (--keep-dev)`);
+  }
+  if (options.dryRun) {
+    reporter.print('dry run: nothing written');
+    return result;
+  }
+  for (const { name, record, generation, inDev } of plan) {
+    await prod.write(retractionObjectName(record.locale, record.slug), Buffer.from(`${JSON.stringify(record, null, 2)}\n`), {
+      contentType: 'application/json; charset=utf-8',
+    });
+    try {
+      // The generation seen in the plan: a version published meanwhile is not deleted unseen.
+      await prod.delete(name, { ifGenerationMatch: generation });
+      if (inDev) await dev.delete(name, { ifGenerationMatch: inDev.generation });
+    } catch (error) {
+      if (!isPreconditionFailed(error)) throw error;
+      throw new FeltError('STORAGE_PRECONDITION_FAILED', `${name} changed while it was being retracted; the record is written, the article is not deleted`, {
+        hint: 'look at the new version, then run the same felt retract again to finish',
+      });
+    }
+  }
+  reporter.print(`retracted ${options.slug} in ${found.map((f) => f.locale).join(', ')}; felt pull and felt build take it off the site`);
+  return result;
+}
+
+/**
+ * The redirect target: a path of this site, or an absolute URL of this
+ * site's own host (kept as its path); another host only with
+ * --allow-external. Never the retracted article's own address.
+ */
+export function checkRedirect(target: string, slug: string, settings: SiteSettings, allowExternal: boolean): string {
+  let path: string | undefined;
+  if (isSitePath(target)) path = target;
+  else if (isAbsoluteHttpUrl(target)) {
+    const url = new URL(target);
+    if (url.host === new URL(settings.url).host) path = `${url.pathname}${url.search}${url.hash}`;
+    else if (allowExternal) return url.href;
+    else
+      throw new FeltError('BAD_OPTION', `--redirect "${target}" leads to another site (${url.host})`, {
+        hint: 'give a path of this site such as /articles/other-slug, or add --allow-external to send readers elsewhere',
+      });
+  } else
+    throw new FeltError('BAD_OPTION', `--redirect "${target}" is not a path of this site`, {
+      hint: 'give a path that starts with one "/", such as /articles/other-slug',
+    });
+  const own = urls.article(slug);
+  if (path.replace(/\/+$/, '') === own)
+    throw new FeltError('BAD_OPTION', `--redirect "${target}" is the retracted article's own address`, { hint: 'redirect to another page' });
+  return path;
+}
+
+function titleOf(data: Buffer): string | undefined {
+  try {
+    const title = splitFrontmatter(data.toString('utf8')).data.title;
+    return typeof title === 'string' ? title : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeUserName(): string {
+  try {
+    return os.userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
