@@ -2,9 +2,15 @@
  * felt generate: flags → GenerateOptions → generate(), submitBatch() or
  * collectBatches(). Ctrl-C stops starting new articles; those already
  * stored are kept and a rerun of the same command finishes the rest.
+ *
+ * How a run ends (shared/exitCodes.ts): 0 when every article was written;
+ * 2 when the run finished but skipped articles that failed their checks, or
+ * stopped at its budget with work left (each skip listed, then one line); 1
+ * when the circuit breaker stopped it through a provider outage.
  */
 import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
+import { EXIT } from '../../shared/exitCodes.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
 import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
@@ -19,6 +25,9 @@ interface Flags extends CommonFlags {
   attempts: number;
   timeout: number;
   run?: string;
+  runId?: string;
+  maxCost?: number;
+  breaker?: number;
   date?: string;
   dryRun?: boolean;
   batch?: boolean;
@@ -38,7 +47,10 @@ export function registerGenerate(program: Command): void {
       .option('--model <name>', 'model (default: content/site.json generation.model)')
       .option('--attempts <n>', 'answers asked per article before it fails', positiveInt('--attempts'), 3)
       .option('--timeout <seconds>', 'per request', positiveInt('--timeout'), 120)
-      .option('--run <id>', 'run id (default: derived from the flags and the date, so a rerun resumes)')
+      .option('--run-id <id>', 'run id (default: the date, with the --category/--subcategory filter): a rerun with it finishes that run')
+      .option('--run <id>', 'the same as --run-id (older name)')
+      .option('--max-cost <usd>', 'stop before the run would spend more than this (default: site.json generation.budget)', positiveNumber('--max-cost'))
+      .option('--breaker <n>', 'stop after this many consecutive provider failures (default: generation.breaker, else 5)', positiveInt('--breaker'))
       .option('--date <yyyy-mm-dd>', 'article date (default: today, UTC)')
       .option('--dry-run', 'print the plan and the prompts; call nothing')
       .option('--batch', "submit the articles through the provider's Batch API")
@@ -76,9 +88,11 @@ export function registerGenerate(program: Command): void {
         subcategory: flags.subcategory,
         count: flags.count,
         model: flags.model,
-        runId: flags.run,
+        runId: flags.runId ?? flags.run,
         date: flags.date,
         dryRun: flags.dryRun,
+        maxCostUsd: flags.maxCost,
+        breakerLimit: flags.breaker,
       };
       if (flags.batch && !flags.dryRun) return finish(reporter, await submitBatch(options), [], 'batch');
       const result = await generate(options);
@@ -91,12 +105,8 @@ export function registerGenerate(program: Command): void {
           `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`,
         );
       }
-      finish(
-        reporter,
-        result,
-        result.failed.map((f) => ({ name: `slot ${f.slot + 1}`, reason: f.reason })),
-        'generate',
-      );
+      reporter.json(result);
+      endRun(result, reporter);
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
@@ -104,8 +114,41 @@ export function registerGenerate(program: Command): void {
 }
 
 function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
-  const cost = result.usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${result.usage.costUsd.toFixed(4)}`;
+  const { usage } = result;
+  const cost = usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${usage.costUsd.toFixed(4)}`;
+  const failedCalls = usage.failedRequests ? ` (and ${plural(usage.failedRequests, 'failed call')}${usage.estimatedPromptTokens ? `, about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out` : ''})` : '';
   reporter.print(
-    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} failed, ${result.alreadyDone} done before; ${result.usage.requests} requests, ${result.usage.promptTokens} + ${result.usage.completionTokens} tokens, ${cost}`,
+    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens, ${cost}`,
   );
+  for (const s of result.stored) {
+    const nearest = s.nearest ? `, nearest ${s.nearest} at ${s.similarity.toFixed(2)}` : '';
+    reporter.print(`  stored ${s.slug} (${s.category}/${s.subcategory}; ${plural(s.attempts, 'attempt')}, ${s.model}${nearest})`);
+  }
+}
+
+/**
+ * Skipped articles are listed one a line (locale, slot, place, slug, reason) and the run exits 2;
+ * a stop with work left says so in one line.
+ */
+function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
+  for (const f of result.failed) {
+    reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+  }
+  const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
+  if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
+  const lines = [
+    result.stopped ? `generate ${result.stopped.message}${left}` : '',
+    result.failed.length ? `generate: ${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above); the others are stored` : '',
+  ].filter(Boolean);
+  if (!lines.length) return;
+  for (const line of lines) reporter.note(`felt: ${line}`);
+  process.exitCode = EXIT.doneWithSkips;
+}
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new FeltError('BAD_OPTION', `${name} must be a number above 0, not "${value}"`);
+    return n;
+  };
 }
