@@ -28,7 +28,7 @@ import { coverageRows, formatCoverage, type CoverageRow } from './coverage.ts';
 import { makePlan, planIdentity, today, type Coverage, type Plan, type PlanRequest } from './plan.ts';
 import { PromptBook, type ChatMessage } from './prompts.ts';
 import { loadLocaleRules, type LocaleRules } from './rules.ts';
-import { placeOf, produce, slotMessages, type Outcome, type WorkerContext } from './worker.ts';
+import { isProviderFailure, placeOf, produce, slotMessages, type Outcome, type WorkerContext } from './worker.ts';
 
 export interface GenerateOptions {
   contentDir: string;
@@ -154,6 +154,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   };
   const limit = workerPool({ ...options, signal });
   const outcomes: Outcome[] = [];
+  const outageVictims = new Set<number>();
   let interrupted = false;
   await Promise.all(
     missing.map((slot) =>
@@ -172,6 +173,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
             return;
           }
           const reason = error instanceof FeltError ? error.message : String(error);
+          if (isProviderFailure(error)) outageVictims.add(slot.index);
           outcomes.push({ ...placeOf(slot, 0), status: 'failed', reason });
           progress.tick(`skipped slot ${slot.index + 1}: ${reason}`);
         }
@@ -180,7 +182,9 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   );
   progress.done();
   interrupted ||= Boolean(options.signal?.aborted);
-  return { ...summarise(prepared, llm, existing, outcomes, interrupted), ...(stopped ? { stopped } : {}) };
+  // Through an outage the slots whose calls failed are not bad articles: they are left for the rerun with the rest.
+  const kept = stopped?.reason === 'breaker' ? outcomes.filter((o) => !outageVictims.has(o.slot)) : outcomes;
+  return { ...summarise(prepared, llm, existing, kept, interrupted), ...(stopped ? { stopped } : {}) };
 }
 
 /** The run's budget: --max-cost, else generation.budget; a cap needs the model's price to be kept. */
