@@ -150,7 +150,7 @@ export class Llm {
 
   async complete(messages: ChatMessage[], signal?: AbortSignal): Promise<Completion> {
     const body = this.body(messages);
-    const reservation = this.budget?.reserve(JSON.stringify(body).length);
+    const reservation = await this.budget?.reserve(JSON.stringify(body).length);
     try {
       const completion = await this.call(() => this.client.chat.completions.create(body as never, { signal }));
       const result = completion as OpenAI.Chat.Completions.ChatCompletion;
