@@ -116,7 +116,9 @@ export function registerGenerate(program: Command): void {
 function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
   const { usage } = result;
   const cost = usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${usage.costUsd.toFixed(4)}`;
-  const failedCalls = usage.failedRequests ? ` (and ${plural(usage.failedRequests, 'failed call')}${usage.estimatedPromptTokens ? `, about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out` : ''})` : '';
+  const failedCalls = usage.failedRequests
+    ? ` (and ${plural(usage.failedRequests, 'failed call')}${usage.estimatedPromptTokens ? `, about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out` : ''})`
+    : '';
   reporter.print(
     `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens, ${cost}`,
   );

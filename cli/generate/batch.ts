@@ -12,7 +12,7 @@ import { FeltError } from '../../shared/errors.ts';
 import { loadProject } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
 import type { Bucket } from '../storage/types.ts';
-import { readRecords, RECORDS, saveRecord, type BatchRecord } from './batchRecords.ts';
+import { readRecords, saveRecord, type BatchRecord } from './batchRecords.ts';
 import { scanExisting } from './existing.ts';
 import { BATCH_DISCOUNT, completionOf, costUsd, Llm, llmEnv, type Completion } from './llm.ts';
 import { makePlan, planWithSlots } from './plan.ts';
@@ -166,7 +166,9 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   const cost = costUsd(llm.usage, project.settings.generation.prices[record.model]);
   reporter.print(
     `batch ${record.batchId}: ${summary.stored.length} stored, ${summary.failed.length} failed, ${existing.done.size} stored before; ${summary.usage.promptTokens} + ${summary.usage.completionTokens} tokens, ${
-      cost === undefined ? `cost unknown (no price for ${record.model} in site.json)` : `about $${cost.toFixed(4)} (batch answers at ${BATCH_DISCOUNT * 100}% of the price)`
+      cost === undefined
+        ? `cost unknown (no price for ${record.model} in site.json)`
+        : `about $${cost.toFixed(4)} (batch answers at ${BATCH_DISCOUNT * 100}% of the price)`
     }`,
   );
   return { batchId: record.batchId, status: summary.failed.length ? 'incomplete' : 'collected', summary };

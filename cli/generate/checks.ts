@@ -23,8 +23,7 @@ import type { Slot } from './plan.ts';
 import type { LocaleRules } from './rules.ts';
 import { signatureOf, type Signature } from './similarity.ts';
 
-export type CheckResult =
-  { ok: true; answer: Answer; file: string; signature?: Signature; nearest?: Nearest } | { ok: false; reason: string; slug?: string };
+export type CheckResult = { ok: true; answer: Answer; file: string; signature?: Signature; nearest?: Nearest } | { ok: false; reason: string; slug?: string };
 
 export interface GateSettings {
   /** A body this similar (estimated Jaccard of five-word shingles) to an existing article's is refused. */
@@ -159,7 +158,12 @@ export function checkLanguage(answer: Answer, nodes: MdNode[], rules: LocaleRule
  */
 export function checkSuffixes(answer: Answer, rules: LocaleRules, language: string): string[] {
   if (!rules.forbiddenSuffixes.length) return [];
-  const fold = (s: string) => s.normalize('NFC').toLocaleLowerCase(language).replace(/ı/g, 'i').replace(/\u0307/g, '');
+  const fold = (s: string) =>
+    s
+      .normalize('NFC')
+      .toLocaleLowerCase(language)
+      .replace(/ı/g, 'i')
+      .replace(/\u0307/g, '');
   const suffixes = rules.forbiddenSuffixes.map(fold);
   const text = `${answer.title} ${answer.description} ${answer.subsubcategories.join(' ')} ${answer.body}`.normalize('NFC');
   const found = new Set<string>();

@@ -34,8 +34,18 @@ export function coverageRows(categories: CategoryNode[], perLocale: ReadonlyMap<
 export function formatCoverage(rows: CoverageRow[], locale: ContentLocale): string[] {
   const header = ['category', 'subcategory', ...CONTENT_LOCALES, `this run (${locale})`];
   const body = rows.map((r) => [r.category, r.subcategory, ...CONTENT_LOCALES.map((l) => String(r.articles[l])), r.planned ? `+${r.planned}` : '']);
-  const totals = ['total', '', ...CONTENT_LOCALES.map((l) => String(rows.reduce((n, r) => n + r.articles[l], 0))), `+${rows.reduce((n, r) => n + r.planned, 0)}`];
+  const totals = [
+    'total',
+    '',
+    ...CONTENT_LOCALES.map((l) => String(rows.reduce((n, r) => n + r.articles[l], 0))),
+    `+${rows.reduce((n, r) => n + r.planned, 0)}`,
+  ];
   const table = [header, ...body, totals];
   const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  return table.map((row) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ').trimEnd());
+  return table.map((row) =>
+    row
+      .map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }

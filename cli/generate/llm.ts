@@ -50,7 +50,16 @@ export interface Usage {
 }
 
 export function emptyUsage(): Usage {
-  return { requests: 0, promptTokens: 0, completionTokens: 0, batchPromptTokens: 0, batchCompletionTokens: 0, failedRequests: 0, estimatedPromptTokens: 0, retries: 0 };
+  return {
+    requests: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    batchPromptTokens: 0,
+    batchCompletionTokens: 0,
+    failedRequests: 0,
+    estimatedPromptTokens: 0,
+    retries: 0,
+  };
 }
 
 /** What the Batch API charges of the direct price (OpenAI: half). */
@@ -209,7 +218,9 @@ function toFeltError(error: unknown, baseURL: string | undefined): FeltError {
 }
 
 /** A completion as a chat completion or a batch output line carries it. */
-export function completionOf(body: { choices?: { message?: { content?: string | null; refusal?: string | null } | null; finish_reason?: string | null }[] }): Completion {
+export function completionOf(body: {
+  choices?: { message?: { content?: string | null; refusal?: string | null } | null; finish_reason?: string | null }[];
+}): Completion {
   const choice = body.choices?.[0];
   return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null, refusal: choice?.message?.refusal ?? null };
 }

@@ -149,7 +149,9 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
     onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`),
   });
   const ctx = {
-    ...workerContext(prepared, existing, llm, bucket!, { ...options, signal }, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`)),
+    ...workerContext(prepared, existing, llm, bucket!, { ...options, signal }, (slot, reason) =>
+      progress.note(`slot ${slot.index + 1}: asking again: ${reason}`),
+    ),
     breaker,
   };
   const limit = workerPool({ ...options, signal });

@@ -16,7 +16,12 @@ export type Signature = Uint32Array;
 
 /** The words of a text, lowercased as its language does (Turkish İ/ı), Markdown punctuation dropped. */
 export function textWords(text: string, language: string): string[] {
-  return text.normalize('NFC').toLocaleLowerCase(language).match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .normalize('NFC')
+      .toLocaleLowerCase(language)
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 export function signatureOf(text: string, language: string): Signature | undefined {

@@ -93,7 +93,9 @@ export async function produce(slot: Slot, ctx: WorkerContext, firstAnswer?: Comp
     ctx.signal?.throwIfAborted();
     const completion = attempt === 1 && firstAnswer !== undefined ? firstAnswer : await ask(messages, ctx);
     const stopped = completionProblem(completion, ctx.rules);
-    const result = stopped ? ({ ok: false, reason: stopped } as const) : checkAnswer(completion.content, slot, meta, ctx.rules, ctx.registry, ctx.gate ?? DEFAULT_GATE);
+    const result = stopped
+      ? ({ ok: false, reason: stopped } as const)
+      : checkAnswer(completion.content, slot, meta, ctx.rules, ctx.registry, ctx.gate ?? DEFAULT_GATE);
     if (result.ok) {
       // Reserved before the first await, so a concurrent answer cannot take the same slug.
       ctx.registry.add(result.answer.slug, result.answer.title, slot.target.category.key, {

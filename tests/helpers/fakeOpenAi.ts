@@ -86,7 +86,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content, refusal: reply.refusal ?? null }, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content, refusal: reply.refusal ?? null }, finish_reason: reply.finishReason ?? 'stop', logprobs: null },
+        ],
         usage: { prompt_tokens: 1000, completion_tokens: 800, total_tokens: 1800 },
       },
     };

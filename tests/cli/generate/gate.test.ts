@@ -12,10 +12,10 @@ import { loadContent } from '../../../site/content/loadContent.ts';
 import { articleAnswer } from '../../helpers/articles.ts';
 import { articleSource } from '../../helpers/fixtureSite.ts';
 import { FIXTURE_SITE } from '../../site/helpers.ts';
-import { felt, libraryOptions, objectMetadata, useWorld } from './support.ts';
+import { felt, libraryOptions, objectMetadata, setUpWorld } from './support.ts';
 
 const COPIED = articleAnswer('en', 7);
-const world = useWorld(() => ({ articles: { 'en_US/the-original.md': articleSource('the-original', 'The original', 'en_US', COPIED.body) } }));
+const world = setUpWorld(() => ({ articles: { 'en_US/the-original.md': articleSource('the-original', 'The original', 'en_US', COPIED.body) } }));
 
 async function check(locale: 'en_US' | 'tr_TR', answer: object) {
   const content = await loadContent(FIXTURE_SITE);
@@ -61,7 +61,9 @@ describe('the quality gate refuses', () => {
     const summary = (await generate(libraryOptions(world, { count: 1 }).opts)) as RunSummary;
     expect(summary.stored).toHaveLength(1);
     expect(summary.stored[0]!.attempts).toBe(2);
-    expect(world.llm.chats[1]!.body.messages[3]!.content).toMatch(/the body repeats the existing article "the-original" \(similarity 1\.00, the limit is 0\.5\)/);
+    expect(world.llm.chats[1]!.body.messages[3]!.content).toMatch(
+      /the body repeats the existing article "the-original" \(similarity 1\.00, the limit is 0\.5\)/,
+    );
   });
 
   it('a body copied from an article stored in the bucket by an earlier run', async () => {

@@ -97,7 +97,9 @@ describe('felt generate', () => {
       const source = await readFile(path.join(fixture.root, '.buckets', 'felt-test-dev', 'articles', 'en_US', name), 'utf8');
       const { article, problems } = parseArticle(source, name, 'en_US');
       expect(problems).toEqual([]);
-      expect(article!.entities).toEqual([{ category: 'pokerGuides', subcategories: [{ subcategory: expect.any(String), subsubcategories: ['Basics', 'Limits'] }] }]);
+      expect(article!.entities).toEqual([
+        { category: 'pokerGuides', subcategories: [{ subcategory: expect.any(String), subsubcategories: ['Basics', 'Limits'] }] },
+      ]);
       places.push(article!.entities[0]!.subcategories![0]!.subcategory);
       expect(article!.date).toBe('2026-04-01');
     }

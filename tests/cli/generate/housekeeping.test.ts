@@ -8,9 +8,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectBatches, submitBatch } from '../../../cli/generate/batch.ts';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
-import { bucketFiles, devBucketDir, libraryOptions, slotOf, useWorld } from './support.ts';
+import { bucketFiles, devBucketDir, libraryOptions, slotOf, setUpWorld } from './support.ts';
 
-const world = useWorld();
+const world = setUpWorld();
 
 describe('the run id', () => {
   it('is the night: a rerun after midnight with --run-id finishes the failed slot only', async () => {

@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { articleAnswer } from '../../helpers/articles.ts';
-import { bucketFiles, felt, libraryOptions, slotOf, useWorld } from './support.ts';
+import { bucketFiles, felt, libraryOptions, slotOf, setUpWorld } from './support.ts';
 
-const world = useWorld();
+const world = setUpWorld();
 
 /** A Turkish answer the suffix rule refuses, whatever is asked. */
-const badTurkish = (n: number) => JSON.stringify({ ...articleAnswer('tr', n), body: `${articleAnswer('tr', n).body}\n\nBu kural önemlidir ve gerekmektedir.\n` });
+const badTurkish = (n: number) =>
+  JSON.stringify({ ...articleAnswer('tr', n), body: `${articleAnswer('tr', n).body}\n\nBu kural önemlidir ve gerekmektedir.\n` });
 
 describe('a failed article is skipped, the run finishes', () => {
   it('a locale whose answers are all bad ends with exit 2 and a report, while another locale is written', async () => {
@@ -24,7 +25,9 @@ describe('a failed article is skipped, the run finishes', () => {
     expect(turkish.code).toBe(EXIT.doneWithSkips);
     const skipped = turkish.stderr.split('\n').filter((l) => l.startsWith('skipped: '));
     expect(skipped).toHaveLength(2);
-    expect(skipped[0]).toMatch(/^skipped: tr_TR slot 1 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir or -tadır are not allowed: gerekmektedir$/);
+    expect(skipped[0]).toMatch(
+      /^skipped: tr_TR slot 1 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir or -tadır are not allowed: gerekmektedir$/,
+    );
     expect(turkish.stderr).toContain('felt: generate: 2 articles of 2 skipped (listed above)');
     expect(turkish.stderr).not.toMatch(/\n\s+at /);
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(0);
@@ -36,7 +39,9 @@ describe('a failed article is skipped, the run finishes', () => {
     expect(result.code).toBe(EXIT.doneWithSkips);
     const summary = JSON.parse(result.stdout) as RunSummary;
     expect(summary.stored.map((s) => s.slot)).toEqual([0, 2]);
-    expect(summary.failed).toEqual([expect.objectContaining({ slot: 1, attempts: 2, slug: expect.stringMatching(/^article-tr-/), reason: expect.stringMatching(/-tedir/) })]);
+    expect(summary.failed).toEqual([
+      expect.objectContaining({ slot: 1, attempts: 2, slug: expect.stringMatching(/^article-tr-/), reason: expect.stringMatching(/-tedir/) }),
+    ]);
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(2);
   });
 });
@@ -51,7 +56,9 @@ describe('the circuit breaker', () => {
     expect(world.llm.chats).toHaveLength(12);
     const lines = result.stderr.split('\n').filter((l) => l.startsWith('felt: '));
     expect(lines).toEqual([
-      expect.stringMatching(/^felt: generate stopped after 2 consecutive provider failures \(the last: .*500 fake error 500\); 10 articles not written, a rerun of the same command writes them/),
+      expect.stringMatching(
+        /^felt: generate stopped after 2 consecutive provider failures \(the last: .*500 fake error 500\); 10 articles not written, a rerun of the same command writes them/,
+      ),
     ]);
   });
 

@@ -9,10 +9,10 @@ import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { FeltError } from '../../../shared/errors.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { makeFixture, siteSettings } from '../../helpers/fixtureSite.ts';
-import { bucketFiles, felt, libraryOptions, useWorld } from './support.ts';
+import { bucketFiles, felt, libraryOptions, setUpWorld } from './support.ts';
 
 const ANSWER_USD = (1000 * 0.15 + 800 * 0.6) / 1e6;
-const world = useWorld();
+const world = setUpWorld();
 
 describe('the budget', () => {
   it('--max-cost stops the run before it would pass the cap: one line, exit 2, the rest left for a rerun', async () => {
@@ -44,7 +44,9 @@ describe('the cost', () => {
     const collected = await collectBatches(opts);
     const summary = collected.batches[0]!.summary!;
     expect(summary.usage.costUsd).toBeCloseTo(2 * ANSWER_USD * 0.5, 10);
-    expect(streams.out()).toMatch(/batch batch_\d+: 2 stored, 0 failed, 0 stored before; 2000 \+ 1600 tokens, about \$0\.0006 \(batch answers at 50% of the price\)/);
+    expect(streams.out()).toMatch(
+      /batch batch_\d+: 2 stored, 0 failed, 0 stored before; 2000 \+ 1600 tokens, about \$0\.0006 \(batch answers at 50% of the price\)/,
+    );
   });
 
   it('counts failed and timed-out calls, and the prompt tokens a timed-out call may have used', async () => {
@@ -65,7 +67,9 @@ describe('the cost', () => {
     const error = await generate(libraryOptions(world, { count: 3 }).opts).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FeltError);
     expect((error as FeltError).code).toBe('BATCH_PENDING');
-    expect((error as FeltError).message).toMatch(/run 2026-04-01: 3 articles of this run are in batch batch_\d+, not collected yet; writing them directly would pay for them twice/);
+    expect((error as FeltError).message).toMatch(
+      /run 2026-04-01: 3 articles of this run are in batch batch_\d+, not collected yet; writing them directly would pay for them twice/,
+    );
     expect(world.llm.chats.length).toBe(chats);
     expect(await bucketFiles(world)).toHaveLength(0);
   });

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { generate, type DryRunResult, type RunSummary } from '../../../cli/generate/run.ts';
 import { loadContent } from '../../../site/content/loadContent.ts';
-import { libraryOptions, useWorld } from './support.ts';
+import { libraryOptions, setUpWorld } from './support.ts';
 
-const world = useWorld();
+const world = setUpWorld();
 const REPO_CONTENT = new URL('../../../content', import.meta.url).pathname;
 
 const places = (s: { category: string; subcategory: string }[]) => s.map((p) => `${p.category}/${p.subcategory}`);
@@ -16,7 +16,11 @@ const places = (s: { category: string; subcategory: string }[]) => s.map((p) => 
 describe('the planner', () => {
   it('puts three a night in three categories and named subcategories, and the next night elsewhere', async () => {
     const first = (await generate(libraryOptions(world, { count: 3, date: '2026-04-01' }).opts)) as RunSummary;
-    expect(places(first.stored).sort()).toEqual(['bettingStrategies/bankrollManagement', 'gamblingResponsible/settingLimitsForYourself', 'pokerGuides/beginnerPokerTips']);
+    expect(places(first.stored).sort()).toEqual([
+      'bettingStrategies/bankrollManagement',
+      'gamblingResponsible/settingLimitsForYourself',
+      'pokerGuides/beginnerPokerTips',
+    ]);
     const second = (await generate(libraryOptions(world, { count: 3, date: '2026-04-02' }).opts)) as RunSummary;
     const again = places(second.stored);
     expect(again.filter((p) => places(first.stored).includes(p))).toEqual([]);

@@ -26,7 +26,7 @@ export interface World {
 }
 
 /** Registers the hooks; the returned object holds the servers and this test's fixture. */
-export function useWorld(fixtureOptions: () => Parameters<typeof makeFixture>[0] = () => ({})): World {
+export function setUpWorld(fixtureOptions: () => Parameters<typeof makeFixture>[0] = () => ({})): World {
   const world = {} as World;
   beforeAll(async () => {
     world.llm = await startFakeOpenAi();
