@@ -296,7 +296,8 @@ async function dryRun(prepared: Prepared, reporter: Reporter): Promise<DryRunRes
   const prompts = [];
   for (const slot of runPlan.slots) prompts.push({ slot: slot.index, messages: await slotMessages(slot, ctx) });
   const plan = runPlan.slots.map((s) => ({ slot: s.index, category: s.target.category.key, subcategory: s.target.subcategory.key }));
-  const bucket = await readOnlyBucket(project, undefined).catch(() => undefined);
+  const local = await readOnlyBucket(project, undefined).catch(() => undefined);
+  const bucket = local && (await local.exists()) ? local : undefined;
   const perLocale = new Map<ContentLocale, Coverage>();
   for (const locale of CONTENT_LOCALES) {
     const scanned = locale === runPlan.locale ? existing : await scanExisting(project.contentDir, locale, bucket, runPlan.runId);
