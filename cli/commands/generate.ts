@@ -77,8 +77,17 @@ export function registerGenerate(program: Command): void {
       };
       if (flags.collect) {
         const result = await collectBatches(common);
-        const failures = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ name: `${b.batchId} slot ${f.slot + 1}`, reason: f.reason })));
-        return finish(reporter, result, failures, 'collect');
+        reporter.json(result);
+        // As in a direct run: skipped articles are listed and the collection exits 2; a rerun of --collect asks them again.
+        const skipped = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ batch: b.batchId, locale: b.summary!.locale, ...f })));
+        for (const f of skipped) {
+          reporter.note(`skipped: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+        }
+        if (skipped.length) {
+          reporter.note(`felt: collect: ${plural(skipped.length, 'article')} skipped (listed above); felt generate --collect asks them again`);
+          process.exitCode = EXIT.doneWithSkips;
+        }
+        return;
       }
       if (!flags.locale || !flags.count) throw new FeltError('BAD_OPTION', 'felt generate needs --locale and --count (or --collect)');
       const options: GenerateOptions = {

@@ -46,6 +46,18 @@ describe('a failed article is skipped, the run finishes', () => {
   });
 });
 
+describe('a failed article of a batch is skipped at collection', () => {
+  it('--collect stores the others, lists the skipped one and exits 2', async () => {
+    world.llm.reply = (call) => (slotOf(call) === 2 ? { content: badTurkish(call.n) } : undefined);
+    expect((await felt(world, 'generate', '--locale', 'tr_TR', '--count', '3', '--batch')).code).toBe(EXIT.ok);
+    const collected = await felt(world, 'generate', '--collect', '--attempts', '1');
+    expect(collected.code).toBe(EXIT.doneWithSkips);
+    expect(collected.stderr).toMatch(/^skipped: tr_TR batch_\d+ slot 2 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir/m);
+    expect(collected.stderr).toContain('felt: collect: 1 article skipped (listed above); felt generate --collect asks them again');
+    expect(await bucketFiles(world, 'tr_TR')).toHaveLength(2);
+  });
+});
+
 describe('the circuit breaker', () => {
   it('stops the run after N consecutive provider failures, with one line', async () => {
     // A 500 that asks for a 1 ms wait: each call still makes its 6 attempts (5 SDK retries), quickly.
