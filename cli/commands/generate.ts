@@ -13,7 +13,7 @@ import { FeltError } from '../../shared/errors.ts';
 import { EXIT } from '../../shared/exitCodes.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
-import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+import { addCommonFlags, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
   locale?: string;
@@ -81,7 +81,9 @@ export function registerGenerate(program: Command): void {
         // As in a direct run: skipped articles are listed and the collection exits 2; a rerun of --collect asks them again.
         const skipped = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ batch: b.batchId, locale: b.summary!.locale, ...f })));
         for (const f of skipped) {
-          reporter.note(`skipped: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+          reporter.note(
+            `skipped: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`,
+          );
         }
         if (skipped.length) {
           reporter.note(`felt: collect: ${plural(skipped.length, 'article')} skipped (listed above); felt generate --collect asks them again`);
@@ -103,7 +105,16 @@ export function registerGenerate(program: Command): void {
         maxCostUsd: flags.maxCost,
         breakerLimit: flags.breaker,
       };
-      if (flags.batch && !flags.dryRun) return finish(reporter, await submitBatch(options), [], 'batch');
+      if (flags.batch && !flags.dryRun) {
+        const submitted = await submitBatch(options);
+        reporter.json(submitted);
+        if (!submitted.overBudget) return;
+        reporter.note(
+          `felt: batch: ${plural(submitted.overBudget, 'article')} left out, over the budget of $${submitted.budgetUsd}; the next felt generate --batch of this run submits them`,
+        );
+        process.exitCode = EXIT.doneWithSkips;
+        return;
+      }
       const result = await generate(options);
       if ('dryRun' in result) return reporter.json(result);
       report(result, reporter);

@@ -14,11 +14,12 @@ import { createReporter, plural, type Reporter } from '../report.ts';
 import type { Bucket } from '../storage/types.ts';
 import { readRecords, saveRecord, type BatchRecord } from './batchRecords.ts';
 import { scanExisting } from './existing.ts';
-import { BATCH_DISCOUNT, completionOf, costUsd, Llm, llmEnv, type Completion } from './llm.ts';
+import { Budget } from './budget.ts';
+import { BATCH_DISCOUNT, completionOf, costUsd, emptyUsage, Llm, llmEnv, type Completion } from './llm.ts';
 import { makePlan, planWithSlots } from './plan.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
-import { devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
+import { budgetOf, devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
 import { placeOf, produce, slotMessages, type Outcome } from './worker.ts';
 
 export interface SubmitResult {
@@ -27,6 +28,11 @@ export interface SubmitResult {
   slots: number[];
   alreadyDone: number;
   alreadyBatched: number;
+  /** Slots left out because the budget did not cover them at batch prices: the next run submits them. */
+  overBudget: number;
+  /** What the submitted articles may cost at batch prices (the budget's estimate), when there is a budget. */
+  estimatedUsd?: number;
+  budgetUsd?: number;
 }
 
 export async function submitBatch(options: GenerateOptions): Promise<SubmitResult> {
@@ -46,15 +52,39 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     slots: missing.map((s) => s.index),
     alreadyDone: existing.done.size,
     alreadyBatched: batched.size,
+    overBudget: 0,
   };
   if (!missing.length) {
     reporter.print(`run ${plan.runId}: nothing to submit (${existing.done.size} stored, ${batched.size} in a batch not yet collected)`);
     return result;
   }
   const lines: string[] = [];
+  // A budget is kept at submission: the articles whose estimated cost at batch prices fits are submitted, the rest wait.
+  const budgetOptions = budgetOf(prepared, options);
+  const estimator = budgetOptions && new Budget(budgetOptions, emptyUsage());
+  let estimatedUsd = 0;
+  const submitted: typeof missing = [];
   for (const slot of missing) {
     const messages = await slotMessages(slot, { ...prepared, registry: existing.registry, siteTitle: project.settings.title });
-    lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body: llm.body(messages) }));
+    const body = llm.body(messages);
+    if (estimator) {
+      const cost = estimator.estimateUsd(JSON.stringify(body).length) * BATCH_DISCOUNT;
+      if (estimatedUsd + cost > budgetOptions.limitUsd) break;
+      estimatedUsd += cost;
+    }
+    submitted.push(slot);
+    lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body }));
+  }
+  if (estimator) {
+    Object.assign(result, {
+      slots: submitted.map((s) => s.index),
+      overBudget: missing.length - submitted.length,
+      estimatedUsd,
+      budgetUsd: budgetOptions.limitUsd,
+    });
+    if (!submitted.length) {
+      throw new FeltError('BUDGET_REACHED', `run ${plan.runId}: the budget of $${budgetOptions.limitUsd} does not cover one article at batch prices`);
+    }
   }
   const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
   const file = await llm.call(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
@@ -67,12 +97,15 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     request: { locale: plan.locale, category: options.category, subcategory: options.subcategory, count: options.count, date: plan.date, runId: plan.runId },
     model: prepared.model,
     slots: result.slots,
-    targets: missing.map((s) => ({ slot: s.index, category: s.target.category.key, subcategory: s.target.subcategory.key })),
+    targets: submitted.map((s) => ({ slot: s.index, category: s.target.category.key, subcategory: s.target.subcategory.key })),
     status: 'submitted',
     submittedAt: new Date().toISOString(),
   };
   await saveRecord(bucket, record);
-  reporter.print(`run ${plan.runId}: batch ${batch.id} submitted with ${plural(missing.length, 'article')}; collect it later with felt generate --collect`);
+  const estimate = estimator ? ` (about $${estimatedUsd.toFixed(4)} at most, at batch prices)` : '';
+  reporter.print(
+    `run ${plan.runId}: batch ${batch.id} submitted with ${plural(submitted.length, 'article')}${estimate}; collect it later with felt generate --collect`,
+  );
   return { ...result, batchId: batch.id };
 }
 

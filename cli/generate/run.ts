@@ -190,7 +190,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
 }
 
 /** The run's budget: --max-cost, else generation.budget; a cap needs the model's price to be kept. */
-function budgetOf(prepared: Prepared, options: GenerateOptions): BudgetOptions | undefined {
+export function budgetOf(prepared: Prepared, options: Pick<GenerateOptions, 'maxCostUsd'>): BudgetOptions | undefined {
   const limitUsd = options.maxCostUsd ?? prepared.project.settings.generation.budget;
   if (limitUsd === undefined) return undefined;
   const price = prepared.project.settings.generation.prices[prepared.model];

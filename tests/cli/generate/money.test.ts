@@ -37,6 +37,25 @@ describe('the budget', () => {
   });
 });
 
+describe('the budget of a batch', () => {
+  it('--batch --max-cost submits only the articles the budget covers at batch prices, exit 2; the next --batch submits the rest', async () => {
+    const result = await felt(world, 'generate', '--locale', 'en_US', '--count', '6', '--date', '2026-04-01', '--batch', '--max-cost', '0.002', '--json');
+    expect(result.code).toBe(EXIT.doneWithSkips);
+    const submitted = JSON.parse(result.stdout) as { slots: number[]; overBudget: number; estimatedUsd: number };
+    expect(submitted.slots.length).toBeGreaterThan(0);
+    expect(submitted.slots.length + submitted.overBudget).toBe(6);
+    expect(submitted.overBudget).toBeGreaterThan(0);
+    expect(submitted.estimatedUsd).toBeLessThanOrEqual(0.002);
+    const plain = await felt(world, 'generate', '--locale', 'en_US', '--count', '6', '--date', '2026-04-01', '--batch', '--max-cost', '0.002');
+    expect(plain.stderr).toMatch(
+      /^felt: batch: \d+ articles? left out, over the budget of \$0\.002; the next felt generate --batch of this run submits them$/m,
+    );
+    // Each budgeted --batch submitted as many; without a budget the rest goes in one batch.
+    const rest = await submitBatch(libraryOptions(world, { count: 6 }).opts);
+    expect(rest.slots.length).toBe(Math.max(0, 6 - 2 * submitted.slots.length));
+  });
+});
+
 describe('the cost', () => {
   it('applies the Batch API discount, and --collect prints it', async () => {
     await submitBatch(libraryOptions(world, { count: 2 }).opts);
