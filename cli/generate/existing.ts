@@ -16,7 +16,7 @@ import { splitFrontmatter } from '../../site/content/frontmatter.ts';
 import { toCamelCase } from '../../shared/names.ts';
 import type { Bucket, ObjectInfo } from '../storage/types.ts';
 import { Registry } from './registry.ts';
-import { decodeSignature, signatureOf, type Signature } from './similarity.ts';
+import { decodeSignature, encodeSignature, signatureOf, type Signature } from './similarity.ts';
 
 export const META = {
   run: 'feltRun',
@@ -54,7 +54,17 @@ interface Described {
   signature?: Signature;
 }
 
-export async function scanExisting(contentDir: string, locale: ContentLocale, bucket: Bucket | undefined, runId: string): Promise<Existing> {
+/**
+ * `keepSignatures`: an article read because its metadata had no signature gets one (a metadata
+ * patch, its bytes untouched), so it is read once, not every night. A dry run leaves the bucket alone.
+ */
+export async function scanExisting(
+  contentDir: string,
+  locale: ContentLocale,
+  bucket: Bucket | undefined,
+  runId: string,
+  options: { keepSignatures?: boolean } = {},
+): Promise<Existing> {
   const registry = new Registry();
   const done = new Map<number, string>();
   const ofThisRun = new Set<string>();
@@ -63,7 +73,7 @@ export async function scanExisting(contentDir: string, locale: ContentLocale, bu
   if (bucket && (await bucket.exists())) {
     const limit = pLimit(16);
     const objects = await bucket.list(`articles/${locale}/`);
-    const described = await Promise.all(objects.map((object) => limit(() => describeObject(object, bucket, locale))));
+    const described = await Promise.all(objects.map((object) => limit(() => describeObject(object, bucket, locale, options.keepSignatures ?? false))));
     for (const [i, object] of objects.entries()) {
       add(described[i]!);
       if (object.metadata[META.run] === runId) {
@@ -75,7 +85,7 @@ export async function scanExisting(contentDir: string, locale: ContentLocale, bu
   return { registry, done, ofThisRun };
 }
 
-async function describeObject(object: ObjectInfo, bucket: Bucket, locale: ContentLocale): Promise<Described> {
+async function describeObject(object: ObjectInfo, bucket: Bucket, locale: ContentLocale, keepSignature: boolean): Promise<Described> {
   const slug = path.posix.basename(object.name, '.md');
   const meta = object.metadata;
   const fromMeta: Described = {
@@ -89,6 +99,14 @@ async function describeObject(object: ObjectInfo, bucket: Bucket, locale: Conten
   // Stored before felt kept a signature (or edited by hand): read it once to compare its body too.
   const bytes = await bucket.read(object.name).catch(() => undefined);
   const read = bytes && describeSource(slug, bytes.toString('utf8'), locale);
+  if (keepSignature && read?.signature) {
+    const metadata = {
+      [META.signature]: encodeSignature(read.signature),
+      ...(read.subcategory && !fromMeta.subcategory ? { [META.subcategory]: read.subcategory } : {}),
+    };
+    // Best effort: a refused patch only means the article is read again next time.
+    await bucket.patch(object.name, { metadata }).catch(() => undefined);
+  }
   return { ...read, ...definedOf(fromMeta), slug };
 }
 

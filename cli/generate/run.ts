@@ -103,7 +103,7 @@ export async function prepare(options: GenerateOptions, bucketFor?: (project: Pr
     runId: options.runId,
   };
   const { runId } = planIdentity(project.categories, request);
-  const existing = await scanExisting(project.contentDir, locale, await bucketFor?.(project), runId);
+  const existing = await scanExisting(project.contentDir, locale, await bucketFor?.(project), runId, { keepSignatures: !options.dryRun });
   const plan = makePlan(project.categories, request, existing.registry.coverage(existing.ofThisRun));
   const rules = await loadLocaleRules(locale);
   return { project, plan, rules, prompts: new PromptBook(options.promptsDir), model: options.model ?? project.settings.generation.model, existing };

@@ -3,6 +3,8 @@
  * passed the old checks; each is now refused with a reason the model (and
  * the operator) can act on, and what is stored carries its signals.
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer } from '../../../cli/generate/checks.ts';
 import { Registry } from '../../../cli/generate/registry.ts';
@@ -66,14 +68,25 @@ describe('the quality gate refuses', () => {
     );
   });
 
-  it('a body copied from an article stored in the bucket by an earlier run', async () => {
-    await generate(libraryOptions(world, { count: 1, date: '2026-04-01' }).opts);
+  it('a body copied from an article stored in the bucket by an earlier run, even one stored without a signature', async () => {
+    const earlier = (await generate(libraryOptions(world, { count: 1, date: '2026-04-01' }).opts)) as RunSummary;
     const first = world.llm.chats[0]!.n;
+    // As an article stored by an older felt: no signature and no subcategory in its metadata.
+    const sidecar = path.join(world.fixture.root, '.buckets', '.meta', 'felt-test-dev', `${earlier.stored[0]!.object}.json`);
+    const info = JSON.parse(await readFile(sidecar, 'utf8')) as { metadata: Record<string, string> };
+    delete info.metadata.feltMinhash;
+    delete info.metadata.feltSubcategory;
+    await writeFile(sidecar, JSON.stringify(info));
     let n = 0;
     world.llm.reply = () => (++n === 1 ? { content: JSON.stringify({ ...articleAnswer('en', 41), body: articleAnswer('en', first).body }) } : undefined);
     const summary = (await generate(libraryOptions(world, { count: 1, date: '2026-04-02' }).opts)) as RunSummary;
     expect(summary.stored[0]!.attempts).toBe(2);
-    expect(world.llm.chats.at(-1)!.body.messages[3]!.content).toMatch(/the body repeats the existing article "article-en-\d+-\w+"/);
+    expect(world.llm.chats.at(-1)!.body.messages[3]!.content).toContain(`the body repeats the existing article "${earlier.stored[0]!.slug}"`);
+    // Read once: its signature is kept in its metadata for the next night.
+    expect(await objectMetadata(world, earlier.stored[0]!.object)).toMatchObject({
+      feltMinhash: expect.any(String),
+      feltSubcategory: earlier.stored[0]!.subcategory,
+    });
   });
 
   it('a model refusal and a cut-off, named as such', async () => {
