@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { generate, type DryRunResult, type RunSummary } from '../../../cli/generate/run.ts';
 import { loadContent } from '../../../site/content/loadContent.ts';
+import { makeFixture } from '../../helpers/fixtureSite.ts';
 import { libraryOptions, setUpWorld } from './support.ts';
 
 const world = setUpWorld();
@@ -51,6 +52,21 @@ describe('the planner', () => {
     }
     expect(new Set(result.plan.map((p) => p.category)).size).toBe(content.categories.length);
     expect(result.plan.filter((p) => p.subcategory === 'other').length).toBeLessThan(10);
+  });
+
+  it("shows the model the titles of the slot's own subcategory first, to avoid their topics", async () => {
+    const source = (slug: string, title: string, subcategory: string) =>
+      `---\ntitle: "${title}"\nslug: ${slug}\ndescription: "About ${title}."\nauthor: Mara Lindqvist\ndate: 2026-01-02\nlocale: en_US\nentities:\n  - category: pokerGuides\n    subcategories:\n      - subcategory: ${subcategory}\n---\n\nIntro.\n\n## One\n\nText.\n`;
+    await world.fixture.cleanup();
+    world.fixture = await makeFixture({
+      articles: {
+        'en_US/a-aces.md': source('a-aces', 'Playing aces from early position', 'beginnerPokerTips'),
+        'en_US/b-other.md': source('b-other', 'A history of card rooms', 'other'),
+      },
+    });
+    const { opts, streams } = libraryOptions(world, { count: 1, dryRun: true, category: 'pokerGuides', subcategory: 'beginnerPokerTips' });
+    await generate(opts);
+    expect(streams.out()).toContain('- Playing aces from early position\n- A history of card rooms');
   });
 
   it('--dry-run prints the coverage table: category × subcategory × locale, and this run', async () => {
