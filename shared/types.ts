@@ -41,7 +41,7 @@ export interface SiteSettings {
     prices: Record<string, { input: number; output: number }>;
     /** USD a `felt generate` run may spend (--max-cost wins). */
     budget?: number;
-    /** A new body at least this similar to an existing article's is refused (default 0.5). */
+    /** A new body at least this similar to an existing article's is refused (default 0.4). */
     duplicateThreshold?: number;
     /** Consecutive provider failures that stop a run (default 5; --breaker wins). */
     breaker?: number;
