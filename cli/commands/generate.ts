@@ -4,9 +4,10 @@
  * stored are kept and a rerun of the same command finishes the rest.
  *
  * How a run ends (shared/exitCodes.ts): 0 when every article was written;
- * 2 when the run finished but skipped articles that failed their checks, or
- * stopped at its budget with work left (each skip listed, then one line); 1
- * when the circuit breaker stopped it through a provider outage.
+ * 2 when the run finished but skipped articles (each listed, then one line),
+ * or stopped at its budget with work left; 1 when the circuit breaker stopped
+ * it through a provider outage, or when nothing was written and every failure
+ * was the provider's or the storage's (no answer was even judged).
  */
 import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
@@ -153,6 +154,11 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
  * a stop with work left says so in one line.
  */
 function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
+  // Nothing written and no answer judged: the provider or the storage failed every time, which is a failure, not a skip.
+  if (!result.stored.length && result.failed.length && result.failed.every((f) => f.cause !== 'checks')) {
+    for (const f of result.failed) reporter.note(`failed: slot ${f.slot + 1}: ${f.reason} (${result.locale} ${f.category}/${f.subcategory})`);
+    throw new FeltError('INCOMPLETE', `generate: ${result.failed.length} failed (listed above)`);
+  }
   for (const f of result.failed) {
     reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
   }

@@ -20,7 +20,7 @@ import { makePlan, planWithSlots } from './plan.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
 import { budgetOf, devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
-import { placeOf, produce, slotMessages, type Outcome } from './worker.ts';
+import { isProviderFailure, placeOf, produce, slotMessages, type Outcome } from './worker.ts';
 
 export interface SubmitResult {
   runId: string;
@@ -186,7 +186,8 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
         try {
           outcome = await produce(slot, ctx, answers.get(slot.index));
         } catch (error) {
-          outcome = { ...placeOf(slot, 0), status: 'failed', reason: error instanceof FeltError ? error.message : String(error) };
+          const reason = error instanceof FeltError ? error.message : String(error);
+          outcome = { ...placeOf(slot, 0), status: 'failed', cause: isProviderFailure(error) ? 'provider' : 'other', reason };
         }
         outcomes.push(outcome);
         progress.tick(outcome.status === 'stored' ? `stored ${outcome.object}` : `failed slot ${slot.index + 1}: ${outcome.reason}`);

@@ -57,7 +57,14 @@ export type Outcome =
       similarity: number;
       nearest?: string;
     })
-  | (SlotPlace & { status: 'failed'; reason: string; /** The slug of the last answer, when it had one. */ slug?: string });
+  | (SlotPlace & {
+      status: 'failed';
+      reason: string;
+      /** What failed: the answers (they did not pass the checks), the provider's calls, or anything else (storage, the disk). */
+      cause: 'checks' | 'provider' | 'other';
+      /** The slug of the last answer, when it had one. */
+      slug?: string;
+    });
 
 export function placeOf(slot: Slot, attempts: number): SlotPlace {
   return { slot: slot.index, category: slot.target.category.key, subcategory: slot.target.subcategory.key, attempts };
@@ -144,7 +151,7 @@ export async function produce(slot: Slot, ctx: WorkerContext, firstAnswer?: Comp
       messages.push({ role: 'assistant', content: completion.content }, { role: 'user', content: await ctx.prompts.reask(reason) });
     }
   }
-  return { ...placeOf(slot, ctx.attempts), status: 'failed', reason, ...(lastSlug ? { slug: lastSlug } : {}) };
+  return { ...placeOf(slot, ctx.attempts), status: 'failed', cause: 'checks', reason, ...(lastSlug ? { slug: lastSlug } : {}) };
 }
 
 /** One call to the model; the breaker hears how it ended. */
