@@ -20,20 +20,29 @@ export interface Nearest {
 }
 
 export class Registry {
-  private readonly slugs = new Set<string>();
+  private readonly bySlug = new Map<string, Entry>();
   private readonly titles: { title: string; words: Set<string>; category?: string; subcategory?: string }[] = [];
   private readonly entries: Entry[] = [];
 
   add(slug: string, title?: string, category?: string, more: Pick<Entry, 'subcategory' | 'signature'> = {}): void {
-    // One article read from content/ and from the bucket counts once.
-    if (this.slugs.has(slug)) return;
-    this.slugs.add(slug);
-    this.entries.push({ slug, title, category, ...more });
-    if (title) this.titles.push({ title, words: titleWords(title), category, subcategory: more.subcategory });
+    // One article read from content/ and from the bucket counts once; what the first reading lacked, the second fills in.
+    const known = this.bySlug.get(slug);
+    const entry = known ?? { slug };
+    const hadTitle = Boolean(entry.title);
+    entry.title ??= title;
+    entry.category ??= category;
+    entry.subcategory ??= more.subcategory;
+    entry.signature ??= more.signature;
+    if (!known) {
+      this.bySlug.set(slug, entry);
+      this.entries.push(entry);
+    }
+    if (entry.title && !hadTitle)
+      this.titles.push({ title: entry.title, words: titleWords(entry.title), category: entry.category, subcategory: entry.subcategory });
   }
 
   hasSlug(slug: string): boolean {
-    return this.slugs.has(slug);
+    return this.bySlug.has(slug);
   }
 
   /** An existing title whose words overlap this one's by at least `threshold` (Jaccard). */
@@ -74,7 +83,7 @@ export class Registry {
   }
 
   get size(): number {
-    return this.slugs.size;
+    return this.bySlug.size;
   }
 }
 
