@@ -164,12 +164,11 @@ function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   }
   const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
   if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
-  const lines = [
-    result.stopped ? `generate ${result.stopped.message}${left}` : '',
-    result.failed.length ? `generate: ${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above); the others are stored` : '',
-  ].filter(Boolean);
-  if (!lines.length) return;
-  for (const line of lines) reporter.note(`felt: ${line}`);
+  const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above)` : '';
+  // One line, whatever happened: skips, a stop at the budget, or both.
+  if (result.stopped) reporter.note(`felt: generate${skipped ? `: ${skipped};` : ''} ${result.stopped.message}${left}`);
+  else if (skipped) reporter.note(`felt: generate: ${skipped}; the others are stored`);
+  else return;
   process.exitCode = EXIT.doneWithSkips;
 }
 
