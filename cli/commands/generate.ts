@@ -42,7 +42,7 @@ export function registerGenerate(program: Command): void {
       .description('write new articles with an LLM into the dev bucket (OPENAI_BASE_URL, OPENAI_API_KEY)')
       .option('--locale <locale>', 'content locale: en_US, ru_RU or tr_TR')
       .option('--category <key>', 'a category key or slug (default: every category)')
-      .option('--subcategory <key>', 'a subcategory key or slug (default: "other")')
+      .option('--subcategory <key>', 'a subcategory key or slug (default: the subcategories the locale has fewest articles in)')
       .option('--count <n>', 'articles to write', positiveInt('--count'))
       .option('--concurrency <n>', 'requests at a time', positiveInt('--concurrency'), 4)
       .option('--model <name>', 'model (default: content/site.json generation.model)')
@@ -53,7 +53,7 @@ export function registerGenerate(program: Command): void {
       .option('--max-cost <usd>', 'stop before the run would spend more than this (default: site.json generation.budget)', positiveNumber('--max-cost'))
       .option('--breaker <n>', 'stop after this many consecutive provider failures (default: generation.breaker, else 5)', positiveInt('--breaker'))
       .option('--date <yyyy-mm-dd>', 'article date (default: today, UTC)')
-      .option('--dry-run', 'print the plan and the prompts; call nothing')
+      .option('--dry-run', 'print the coverage table, the plan and the prompts; call nothing')
       .option('--batch', "submit the articles through the provider's Batch API")
       .option('--collect', 'fetch, check and store the results of submitted batches'),
   ).action(async (flags: Flags) => {
