@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import type { GenerateOptions } from '../../../cli/generate/run.ts';
 import { createReporter } from '../../../cli/report.ts';
 import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
@@ -27,6 +27,8 @@ export interface World {
 
 /** Registers the hooks; the returned object holds the servers and this test's fixture. */
 export function setUpWorld(fixtureOptions: () => Parameters<typeof makeFixture>[0] = () => ({})): World {
+  // Several tests start the felt command two or three times: on a shared, loaded machine that can take more than the default minute.
+  vi.setConfig({ testTimeout: 180_000 });
   const world = {} as World;
   beforeAll(async () => {
     world.llm = await startFakeOpenAi();
