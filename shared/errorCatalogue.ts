@@ -26,6 +26,12 @@ const entries = {
   NOT_CONFIRMED: { title: 'The plan was not confirmed', hint: 'run the command again when the plan is right' },
   INTERRUPTED: { title: 'Interrupted', hint: 'run the same command again to write only what is missing' },
   INCOMPLETE: { title: 'Some items failed', hint: 'fix the cause and run the same command again; finished work is kept' },
+  BUDGET_REACHED: {
+    title: 'The run reached its budget',
+    hint: 'raise --max-cost (or generation.budget in content/site.json), or run the same command tomorrow',
+  },
+  PROVIDER_OUTAGE: { title: 'The LLM provider kept failing', hint: 'run the same command again when the provider answers; stored articles are kept' },
+  BATCH_PENDING: { title: 'A batch of this run is not collected yet', hint: 'run felt generate --collect (or wait for the batch), then run this again' },
 
   // Content, UI strings, generation rules and prompts (felt's own input files)
   CONTENT_MISSING: { title: 'No content folder', hint: 'run felt in the folder that holds content/, or name it with --content' },

@@ -43,6 +43,9 @@ export const siteSettingsSchema = z.object({
   generation: z.object({
     model: text,
     prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })),
+    budget: z.number().positive().optional(),
+    duplicateThreshold: z.number().gt(0).max(1).optional(),
+    breaker: z.number().int().min(1).optional(),
   }),
 }) satisfies z.ZodType<SiteSettings>;
 

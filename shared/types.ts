@@ -38,7 +38,16 @@ export interface SiteSettings {
   /** projectId and apiEndpoint are read for GCS only. */
   storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string; projectId?: string; apiEndpoint?: string };
   proxy: { allow: string[] };
-  generation: { model: string; prices: Record<string, { input: number; output: number }> };
+  generation: {
+    model: string;
+    prices: Record<string, { input: number; output: number }>;
+    /** USD a `felt generate` run may spend (--max-cost wins). */
+    budget?: number;
+    /** A new body at least this similar to an existing article's is refused (default 0.4). */
+    duplicateThreshold?: number;
+    /** Consecutive provider failures that stop a run (default 5; --breaker wins). */
+    breaker?: number;
+  };
 }
 
 export interface CategoryNode {

@@ -2,13 +2,20 @@
  * felt generate: flags → GenerateOptions → generate(), submitBatch() or
  * collectBatches(). Ctrl-C stops starting new articles; those already
  * stored are kept and a rerun of the same command finishes the rest.
+ *
+ * How a run ends (shared/exitCodes.ts): 0 when every article was written;
+ * 2 when the run finished but skipped articles (each listed, then one line),
+ * or stopped at its budget with work left; 1 when the circuit breaker stopped
+ * it through a provider outage, or when nothing was written and every failure
+ * was the provider's or the storage's (no answer was even judged).
  */
 import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
+import { EXIT } from '../../shared/exitCodes.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
 import { runEditorial, type EditorialFlags } from './generateEditorial.ts';
-import { addCommonFlags, finish, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+import { addCommonFlags, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags, EditorialFlags {
   locale?: string;
@@ -20,6 +27,9 @@ interface Flags extends CommonFlags, EditorialFlags {
   attempts: number;
   timeout: number;
   run?: string;
+  runId?: string;
+  maxCost?: number;
+  breaker?: number;
   date?: string;
   dryRun?: boolean;
   batch?: boolean;
@@ -33,15 +43,18 @@ export function registerGenerate(program: Command): void {
       .description('write new articles with an LLM into the dev bucket (OPENAI_BASE_URL, OPENAI_API_KEY)')
       .option('--locale <locale>', 'content locale: en_US, ru_RU or tr_TR')
       .option('--category <key>', 'a category key or slug (default: every category)')
-      .option('--subcategory <key>', 'a subcategory key or slug (default: "other")')
+      .option('--subcategory <key>', 'a subcategory key or slug (default: the subcategories the locale has fewest articles in)')
       .option('--count <n>', 'articles to write', positiveInt('--count'))
       .option('--concurrency <n>', 'requests at a time', positiveInt('--concurrency'), 4)
       .option('--model <name>', 'model (default: content/site.json generation.model)')
       .option('--attempts <n>', 'answers asked per article before it fails', positiveInt('--attempts'), 3)
       .option('--timeout <seconds>', 'per request', positiveInt('--timeout'), 120)
-      .option('--run <id>', 'run id (default: derived from the flags and the date, so a rerun resumes)')
+      .option('--run-id <id>', 'run id (default: the date, with the --category/--subcategory filter): a rerun with it finishes that run')
+      .option('--run <id>', 'the same as --run-id (older name)')
+      .option('--max-cost <usd>', 'stop before the run would spend more than this (default: site.json generation.budget)', positiveNumber('--max-cost'))
+      .option('--breaker <n>', 'stop after this many consecutive provider failures (default: generation.breaker, else 5)', positiveInt('--breaker'))
       .option('--date <yyyy-mm-dd>', 'article date (default: today, UTC)')
-      .option('--dry-run', 'print the plan and the prompts; call nothing')
+      .option('--dry-run', 'print the coverage table, the plan and the prompts; call nothing')
       .option('--batch', "submit the articles through the provider's Batch API")
       .option('--collect', 'fetch, check and store the results of submitted batches'),
   ).action(async (flags: Flags) => {
@@ -67,8 +80,19 @@ export function registerGenerate(program: Command): void {
       if (await runEditorial(flags, common, reporter)) return;
       if (flags.collect) {
         const result = await collectBatches(common);
-        const failures = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ name: `${b.batchId} slot ${f.slot + 1}`, reason: f.reason })));
-        return finish(reporter, result, failures, 'collect');
+        reporter.json(result);
+        // As in a direct run: skipped articles are listed and the collection exits 2; a rerun of --collect asks them again.
+        const skipped = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ batch: b.batchId, locale: b.summary!.locale, ...f })));
+        for (const f of skipped) {
+          reporter.note(
+            `skipped: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`,
+          );
+        }
+        if (skipped.length) {
+          reporter.note(`felt: collect: ${plural(skipped.length, 'article')} skipped (listed above); felt generate --collect asks them again`);
+          process.exitCode = EXIT.doneWithSkips;
+        }
+        return;
       }
       if (!flags.locale || !flags.count) throw new FeltError('BAD_OPTION', 'felt generate needs --locale and --count (or --collect)');
       const options: GenerateOptions = {
@@ -78,11 +102,22 @@ export function registerGenerate(program: Command): void {
         subcategory: flags.subcategory,
         count: flags.count,
         model: flags.model,
-        runId: flags.run,
+        runId: flags.runId ?? flags.run,
         date: flags.date,
         dryRun: flags.dryRun,
+        maxCostUsd: flags.maxCost,
+        breakerLimit: flags.breaker,
       };
-      if (flags.batch && !flags.dryRun) return finish(reporter, await submitBatch(options), [], 'batch');
+      if (flags.batch && !flags.dryRun) {
+        const submitted = await submitBatch(options);
+        reporter.json(submitted);
+        if (!submitted.overBudget) return;
+        reporter.note(
+          `felt: batch: ${plural(submitted.overBudget, 'article')} left out, over the budget of $${submitted.budgetUsd}; the next felt generate --batch of this run submits them`,
+        );
+        process.exitCode = EXIT.doneWithSkips;
+        return;
+      }
       const result = await generate(options);
       if ('dryRun' in result) return reporter.json(result);
       report(result, reporter);
@@ -93,12 +128,8 @@ export function registerGenerate(program: Command): void {
           `interrupted with ${plural(result.planned - result.alreadyDone - result.stored.length - result.failed.length, 'article')} not written`,
         );
       }
-      finish(
-        reporter,
-        result,
-        result.failed.map((f) => ({ name: `slot ${f.slot + 1}`, reason: f.reason })),
-        'generate',
-      );
+      reporter.json(result);
+      endRun(result, reporter);
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
@@ -106,8 +137,47 @@ export function registerGenerate(program: Command): void {
 }
 
 function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
-  const cost = result.usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${result.usage.costUsd.toFixed(4)}`;
+  const { usage } = result;
+  const cost = usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${usage.costUsd.toFixed(4)}`;
+  const failedCalls = usage.failedRequests
+    ? ` (and ${plural(usage.failedRequests, 'failed call')}${usage.estimatedPromptTokens ? `, about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out` : ''})`
+    : '';
   reporter.print(
-    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} failed, ${result.alreadyDone} done before; ${result.usage.requests} requests, ${result.usage.promptTokens} + ${result.usage.completionTokens} tokens, ${cost}`,
+    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens, ${cost}`,
   );
+  for (const s of result.stored) {
+    const nearest = s.nearest ? `, nearest ${s.nearest} at ${s.similarity.toFixed(2)}` : '';
+    reporter.print(`  stored ${s.slug} (${s.category}/${s.subcategory}; ${plural(s.attempts, 'attempt')}, ${s.model}${nearest})`);
+  }
+}
+
+/**
+ * Skipped articles are listed one a line (locale, slot, place, slug, reason) and the run exits 2;
+ * a stop with work left says so in one line.
+ */
+function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
+  // Nothing written and no answer judged: the provider or the storage failed every time, which is a failure, not a skip.
+  if (!result.stored.length && result.failed.length && result.failed.every((f) => f.cause !== 'checks')) {
+    for (const f of result.failed) reporter.note(`failed: slot ${f.slot + 1}: ${f.reason} (${result.locale} ${f.category}/${f.subcategory})`);
+    throw new FeltError('INCOMPLETE', `generate: ${result.failed.length} failed (listed above)`);
+  }
+  for (const f of result.failed) {
+    reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+  }
+  const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
+  if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
+  const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above)` : '';
+  // One line, whatever happened: skips, a stop at the budget, or both.
+  if (result.stopped) reporter.note(`felt: generate${skipped ? `: ${skipped};` : ''} ${result.stopped.message}${left}`);
+  else if (skipped) reporter.note(`felt: generate: ${skipped}; the others are stored`);
+  else return;
+  process.exitCode = EXIT.doneWithSkips;
+}
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new FeltError('BAD_OPTION', `${name} must be a number above 0, not "${value}"`);
+    return n;
+  };
 }

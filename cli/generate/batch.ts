@@ -12,24 +12,15 @@ import { FeltError } from '../../shared/errors.ts';
 import { loadProject } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
 import type { Bucket } from '../storage/types.ts';
+import { readRecords, saveRecord, type BatchRecord } from './batchRecords.ts';
 import { scanExisting } from './existing.ts';
-import { Llm, llmEnv } from './llm.ts';
-import { makePlan, type PlanRequest } from './plan.ts';
+import { Budget } from './budget.ts';
+import { BATCH_DISCOUNT, completionOf, costUsd, emptyUsage, Llm, llmEnv, type Completion } from './llm.ts';
+import { makePlan, planWithSlots } from './plan.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
-import { devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
-import { produce, slotMessages, type Outcome } from './worker.ts';
-
-interface BatchRecord {
-  batchId: string;
-  inputFileId: string;
-  request: PlanRequest & { category?: string; subcategory?: string };
-  model: string;
-  slots: number[];
-  status: 'submitted' | 'collected' | 'failed' | 'expired' | 'cancelled';
-  submittedAt: string;
-  collectedAt?: string;
-}
+import { budgetOf, devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
+import { isProviderFailure, placeOf, produce, slotMessages, type Outcome } from './worker.ts';
 
 export interface SubmitResult {
   runId: string;
@@ -37,20 +28,23 @@ export interface SubmitResult {
   slots: number[];
   alreadyDone: number;
   alreadyBatched: number;
+  /** Slots left out because the budget did not cover them at batch prices: the next run submits them. */
+  overBudget: number;
+  /** What the submitted articles may cost at batch prices (the budget's estimate), when there is a budget. */
+  estimatedUsd?: number;
+  budgetUsd?: number;
 }
-
-const RECORDS = 'batches/';
-const JSON_TYPE = 'application/json';
 
 export async function submitBatch(options: GenerateOptions): Promise<SubmitResult> {
   const reporter = options.reporter ?? createReporter();
-  const prepared = await prepare(options);
-  const { project, plan } = prepared;
+  let bucket!: Bucket;
+  const prepared = await prepare(options, async (project) => (bucket = await devBucket(project, options.storage)));
+  const { project, plan, existing } = prepared;
   const llm = new Llm({ ...llmEnv(), ...options.llm, model: prepared.model });
-  const bucket = await devBucket(project, options.storage);
-  const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
-  const records = await readRecords(bucket);
-  const batched = new Set(records.filter((r) => r.status === 'submitted' && r.request.runId === plan.runId).flatMap((r) => r.slots));
+  const records = await readRecords(bucket, reporter);
+  const batched = new Set(
+    records.filter((r) => r.status === 'submitted' && r.request.locale === plan.locale && r.request.runId === plan.runId).flatMap((r) => r.slots),
+  );
   const missing = plan.slots.filter((s) => !existing.done.has(s.index) && !batched.has(s.index));
   const result: SubmitResult = {
     runId: plan.runId,
@@ -58,15 +52,39 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     slots: missing.map((s) => s.index),
     alreadyDone: existing.done.size,
     alreadyBatched: batched.size,
+    overBudget: 0,
   };
   if (!missing.length) {
     reporter.print(`run ${plan.runId}: nothing to submit (${existing.done.size} stored, ${batched.size} in a batch not yet collected)`);
     return result;
   }
   const lines: string[] = [];
+  // A budget is kept at submission: the articles whose estimated cost at batch prices fits are submitted, the rest wait.
+  const budgetOptions = budgetOf(prepared, options);
+  const estimator = budgetOptions && new Budget(budgetOptions, emptyUsage());
+  let estimatedUsd = 0;
+  const submitted: typeof missing = [];
   for (const slot of missing) {
     const messages = await slotMessages(slot, { ...prepared, registry: existing.registry, siteTitle: project.settings.title });
-    lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body: llm.body(messages) }));
+    const body = llm.body(messages);
+    if (estimator) {
+      const cost = estimator.estimateUsd(JSON.stringify(body).length) * BATCH_DISCOUNT;
+      if (estimatedUsd + cost > budgetOptions.limitUsd) break;
+      estimatedUsd += cost;
+    }
+    submitted.push(slot);
+    lines.push(JSON.stringify({ custom_id: `${plan.runId}:${slot.index}`, method: 'POST', url: '/v1/chat/completions', body }));
+  }
+  if (estimator) {
+    Object.assign(result, {
+      slots: submitted.map((s) => s.index),
+      overBudget: missing.length - submitted.length,
+      estimatedUsd,
+      budgetUsd: budgetOptions.limitUsd,
+    });
+    if (!submitted.length) {
+      throw new FeltError('BUDGET_REACHED', `run ${plan.runId}: the budget of $${budgetOptions.limitUsd} does not cover one article at batch prices`);
+    }
   }
   const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
   const file = await llm.call(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
@@ -79,11 +97,15 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     request: { locale: plan.locale, category: options.category, subcategory: options.subcategory, count: options.count, date: plan.date, runId: plan.runId },
     model: prepared.model,
     slots: result.slots,
+    targets: submitted.map((s) => ({ slot: s.index, category: s.target.category.key, subcategory: s.target.subcategory.key })),
     status: 'submitted',
     submittedAt: new Date().toISOString(),
   };
-  await bucket.write(`${RECORDS}${batch.id}.json`, Buffer.from(JSON.stringify(record, null, 2)), { contentType: JSON_TYPE, ifGenerationMatch: 0 });
-  reporter.print(`run ${plan.runId}: batch ${batch.id} submitted with ${plural(missing.length, 'article')}; collect it later with felt generate --collect`);
+  await saveRecord(bucket, record);
+  const estimate = estimator ? ` (about $${estimatedUsd.toFixed(4)} at most, at batch prices)` : '';
+  reporter.print(
+    `run ${plan.runId}: batch ${batch.id} submitted with ${plural(submitted.length, 'article')}${estimate}; collect it later with felt generate --collect`,
+  );
   return { ...result, batchId: batch.id };
 }
 
@@ -97,7 +119,7 @@ export async function collectBatches(options: CollectOptions): Promise<CollectRe
   const reporter = options.reporter ?? createReporter();
   const project = await loadProject(options.contentDir);
   const bucket = await devBucket(project, options.storage);
-  const records = (await readRecords(bucket)).filter((r) => r.status === 'submitted');
+  const records = (await readRecords(bucket, reporter)).filter((r) => r.status === 'submitted');
   const result: CollectResult = { batches: [] };
   if (!records.length) reporter.print('no batch is waiting to be collected');
   for (const record of records) result.batches.push(await collectOne(record, bucket, options, reporter));
@@ -106,8 +128,19 @@ export async function collectBatches(options: CollectOptions): Promise<CollectRe
 
 async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectOptions, reporter: Reporter): Promise<CollectResult['batches'][number]> {
   const project = await loadProject(options.contentDir);
-  const plan = makePlan(project.categories, record.request);
-  const prepared: Prepared = { project, plan, rules: await loadLocaleRules(plan.locale), prompts: new PromptBook(options.promptsDir), model: record.model };
+  const existing = await scanExisting(project.contentDir, record.request.locale, bucket, record.request.runId ?? '');
+  // The slots' places as planned at submission; a record of an older version is planned again.
+  const plan = record.targets
+    ? planWithSlots(project.categories, record.request, record.targets)
+    : makePlan(project.categories, record.request, existing.registry.coverage(existing.ofThisRun));
+  const prepared: Prepared = {
+    project,
+    plan,
+    rules: await loadLocaleRules(plan.locale),
+    prompts: new PromptBook(options.promptsDir),
+    model: record.model,
+    existing,
+  };
   const llm = new Llm({ ...llmEnv(), ...options.llm, model: record.model });
   const batch = await llm.call(() => llm.client.batches.retrieve(record.batchId));
   if (['validating', 'in_progress', 'finalizing', 'cancelling'].includes(batch.status)) {
@@ -121,26 +154,23 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
     reporter.print(`batch ${record.batchId}: ${batch.status}; its articles will be written by the next felt generate of run ${record.request.runId}`);
     return { batchId: record.batchId, status: batch.status };
   }
-  const answers = new Map<number, string>();
+  const answers = new Map<number, Completion>();
   if (batch.output_file_id) {
     const text = await (await llm.call(() => llm.client.files.content(batch.output_file_id!))).text();
     for (const line of text.split('\n').filter((l) => l.trim())) {
-      const entry = JSON.parse(line) as {
-        custom_id: string;
-        response?: {
-          status_code: number;
-          body: { choices?: { message?: { content?: string } }[]; usage?: { prompt_tokens?: number; completion_tokens?: number } };
-        };
-      };
-      const slot = Number(entry.custom_id.split(':')[1]);
-      const content = entry.response?.status_code === 200 ? entry.response.body.choices?.[0]?.message?.content : undefined;
-      if (content !== undefined) {
-        answers.set(slot, content);
-        llm.count(entry.response!.body.usage);
+      let entry: BatchLine;
+      try {
+        entry = JSON.parse(line) as BatchLine;
+      } catch {
+        continue; // A line cut short: its slot is asked again directly.
       }
+      const slot = Number(entry.custom_id?.split(':')[1]);
+      const body = entry.response?.body;
+      // Every answered request is billed (at the batch price), whatever its status.
+      if (body?.usage) llm.count(body.usage, { batch: true });
+      if (entry.response?.status_code === 200 && body && Number.isInteger(slot)) answers.set(slot, completionOf(body));
     }
   }
-  const existing = await scanExisting(project.contentDir, plan.locale, bucket, plan.runId);
   const todo = record.slots
     .filter((s) => !existing.done.has(s))
     .map((s) => plan.slots[s]!)
@@ -156,7 +186,8 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
         try {
           outcome = await produce(slot, ctx, answers.get(slot.index));
         } catch (error) {
-          outcome = { slot: slot.index, status: 'failed', reason: error instanceof FeltError ? error.message : String(error), attempts: 0 };
+          const reason = error instanceof FeltError ? error.message : String(error);
+          outcome = { ...placeOf(slot, 0), status: 'failed', cause: isProviderFailure(error) ? 'provider' : 'other', reason };
         }
         outcomes.push(outcome);
         progress.tick(outcome.status === 'stored' ? `stored ${outcome.object}` : `failed slot ${slot.index + 1}: ${outcome.reason}`);
@@ -166,20 +197,21 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   progress.done();
   const summary = summarise(prepared, llm, existing, outcomes, false);
   if (!summary.failed.length) await saveRecord(bucket, { ...record, status: 'collected', collectedAt: new Date().toISOString() });
-  reporter.print(`batch ${record.batchId}: ${summary.stored.length} stored, ${summary.failed.length} failed, ${existing.done.size} stored before`);
+  const cost = costUsd(llm.usage, project.settings.generation.prices[record.model]);
+  reporter.print(
+    `batch ${record.batchId}: ${summary.stored.length} stored, ${summary.failed.length} failed, ${existing.done.size} stored before; ${summary.usage.promptTokens} + ${summary.usage.completionTokens} tokens, ${
+      cost === undefined
+        ? `cost unknown (no price for ${record.model} in site.json)`
+        : `about $${cost.toFixed(4)} (batch answers at ${BATCH_DISCOUNT * 100}% of the price)`
+    }`,
+  );
   return { batchId: record.batchId, status: summary.failed.length ? 'incomplete' : 'collected', summary };
 }
 
-async function readRecords(bucket: Bucket): Promise<(BatchRecord & { generation: string })[]> {
-  const records = [];
-  for (const object of await bucket.list(RECORDS)) {
-    const record = JSON.parse((await bucket.read(object.name)).toString('utf8')) as BatchRecord;
-    records.push({ ...record, generation: object.generation });
-  }
-  return records;
-}
-
-async function saveRecord(bucket: Bucket, record: BatchRecord & { generation?: string }): Promise<void> {
-  const { generation, ...data } = record;
-  await bucket.write(`${RECORDS}${record.batchId}.json`, Buffer.from(JSON.stringify(data, null, 2)), { contentType: JSON_TYPE, ifGenerationMatch: generation });
+interface BatchLine {
+  custom_id?: string;
+  response?: {
+    status_code: number;
+    body?: Parameters<typeof completionOf>[0] & { usage?: { prompt_tokens?: number; completion_tokens?: number } };
+  };
 }

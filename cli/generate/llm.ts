@@ -13,6 +13,7 @@ import OpenAI, { APIError, APIUserAbortError } from 'openai';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { ANSWER_JSON_SCHEMA } from './answer.ts';
+import { Budget, type BudgetOptions } from './budget.ts';
 import type { ChatMessage } from './prompts.ts';
 
 export interface LlmOptions {
@@ -25,17 +26,55 @@ export interface LlmOptions {
   maxRetries?: number;
   /** Told as each retry starts: the failure that caused it, its number (1 for the first) and the most there will be. */
   onRetry?: (reason: string, retry: number, maxRetries: number) => void;
+  /** A spending cap (--max-cost): a call that could pass it is not made. */
+  budget?: BudgetOptions;
 }
 
 export interface Usage {
+  /** Answers received (each is billed). */
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the tokens above, those answered through the Batch API, billed at BATCH_DISCOUNT. */
+  batchPromptTokens: number;
+  batchCompletionTokens: number;
+  /** Chat attempts that got no answer: an HTTP error, a timeout, a dropped connection. */
+  failedRequests: number;
+  /**
+   * Prompt tokens of the attempts that timed out or dropped after the request was sent: the
+   * provider may have read (and billed) the prompt, and no usage came back to say so. Estimated
+   * from the request's size, so a night through a slow provider is not reported as free.
+   */
+  estimatedPromptTokens: number;
   retries: number;
 }
 
 export function emptyUsage(): Usage {
-  return { requests: 0, promptTokens: 0, completionTokens: 0, retries: 0 };
+  return {
+    requests: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    batchPromptTokens: 0,
+    batchCompletionTokens: 0,
+    failedRequests: 0,
+    estimatedPromptTokens: 0,
+    retries: 0,
+  };
+}
+
+/** What the Batch API charges of the direct price (OpenAI: half). */
+export const BATCH_DISCOUNT = 0.5;
+
+/** Roughly how many characters a token is for the languages felt writes; low, so estimates err on the expensive side. */
+export const CHARS_PER_TOKEN = 3;
+
+/** One answer: its text, and why the model stopped (a refusal and a cut-off are named, not parsed as JSON). */
+export interface Completion {
+  content: string;
+  /** "stop", "length" (cut at the output limit), "content_filter", … as the provider reports it. */
+  finishReason: string | null;
+  /** The model's refusal message, when it declined (structured outputs report it apart from content). */
+  refusal: string | null;
 }
 
 export function llmEnv(env: NodeJS.ProcessEnv = process.env): { baseURL?: string; apiKey?: string } {
@@ -47,6 +86,8 @@ interface Attempts {
   made: number;
   lastFailure: string;
   onRetry(reason: string, retry: number): void;
+  /** An attempt that got no answer; `sentChars` is the size of the request when it may have been read. */
+  onFailure(sentChars: number): void;
 }
 
 /** The request whose attempts the SDK is making, across its awaits and retry waits. */
@@ -70,11 +111,17 @@ class FeltOpenAI extends OpenAI {
     signal?.addEventListener('abort', abort, { once: true });
     try {
       const response = await super.fetchWithTimeout(url, rest, ms, controller);
-      if (attempts && !response.ok) attempts.lastFailure = `HTTP ${response.status}`;
+      if (attempts && !response.ok) {
+        attempts.lastFailure = `HTTP ${response.status}`;
+        attempts.onFailure(0);
+      }
       return response;
     } catch (error) {
       // The SDK aborts the attempt's controller when the attempt's timeout passes.
-      if (attempts) attempts.lastFailure = controller.signal.aborted ? 'request timed out' : 'connection failed';
+      if (attempts) {
+        attempts.lastFailure = controller.signal.aborted ? 'request timed out' : 'connection failed';
+        attempts.onFailure(typeof rest.body === 'string' ? rest.body.length : 0);
+      }
       throw error;
     } finally {
       signal?.removeEventListener('abort', abort);
@@ -85,6 +132,7 @@ class FeltOpenAI extends OpenAI {
 export class Llm {
   readonly client: OpenAI;
   readonly usage = emptyUsage();
+  readonly budget: Budget | undefined;
 
   constructor(private readonly options: LlmOptions) {
     if (!options.apiKey) {
@@ -92,6 +140,7 @@ export class Llm {
         hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run',
       });
     }
+    this.budget = options.budget && new Budget(options.budget, this.usage);
     this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
   }
 
@@ -108,17 +157,29 @@ export class Llm {
     return { model: this.options.model, messages, response_format: { type: 'json_schema' as const, json_schema: ANSWER_JSON_SCHEMA } };
   }
 
-  async complete(messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
-    const completion = await this.call(() => this.client.chat.completions.create(this.body(messages) as never, { signal }));
-    const result = completion as OpenAI.Chat.Completions.ChatCompletion;
-    this.count(result.usage);
-    return result.choices[0]?.message?.content ?? '';
+  async complete(messages: ChatMessage[], signal?: AbortSignal): Promise<Completion> {
+    const body = this.body(messages);
+    const reservation = await this.budget?.reserve(JSON.stringify(body).length);
+    try {
+      const completion = await this.call(() => this.client.chat.completions.create(body as never, { signal }));
+      const result = completion as OpenAI.Chat.Completions.ChatCompletion;
+      const before = this.budget?.spentUsd() ?? 0;
+      this.count(result.usage);
+      this.budget?.observe(this.budget.spentUsd() - before);
+      return completionOf(result);
+    } finally {
+      reservation?.release();
+    }
   }
 
-  count(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined): void {
+  count(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined, options: { batch?: boolean } = {}): void {
     this.usage.requests++;
     this.usage.promptTokens += usage?.prompt_tokens ?? 0;
     this.usage.completionTokens += usage?.completion_tokens ?? 0;
+    if (options.batch) {
+      this.usage.batchPromptTokens += usage?.prompt_tokens ?? 0;
+      this.usage.batchCompletionTokens += usage?.completion_tokens ?? 0;
+    }
   }
 
   /** One API call through `client` (the SDK retries it): its retries are counted, its final failure becomes a FeltError. */
@@ -129,6 +190,10 @@ export class Llm {
       onRetry: (reason, retry) => {
         this.usage.retries++;
         this.options.onRetry?.(reason, retry, this.maxRetries);
+      },
+      onFailure: (sentChars) => {
+        this.usage.failedRequests++;
+        this.usage.estimatedPromptTokens += Math.ceil(sentChars / CHARS_PER_TOKEN);
       },
     };
     try {
@@ -152,7 +217,20 @@ function toFeltError(error: unknown, baseURL: string | undefined): FeltError {
   return new FeltError('LLM_FAILED', `${endpoint}: ${reason}`, { cause: error });
 }
 
-export function costUsd(usage: Usage, price: { input: number; output: number } | undefined): number | undefined {
+/** A completion as a chat completion or a batch output line carries it. */
+export function completionOf(body: {
+  choices?: { message?: { content?: string | null; refusal?: string | null } | null; finish_reason?: string | null }[];
+}): Completion {
+  const choice = body.choices?.[0];
+  return { content: choice?.message?.content ?? '', finishReason: choice?.finish_reason ?? null, refusal: choice?.message?.refusal ?? null };
+}
+
+export type Price = { input: number; output: number };
+
+/** USD for `usage` at `price` (per million tokens): batch answers at BATCH_DISCOUNT, estimated prompt tokens of lost attempts at full price. */
+export function costUsd(usage: Usage, price: Price | undefined): number | undefined {
   if (!price) return undefined;
-  return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000;
+  const input = usage.promptTokens - usage.batchPromptTokens + usage.batchPromptTokens * BATCH_DISCOUNT + usage.estimatedPromptTokens;
+  const output = usage.completionTokens - usage.batchCompletionTokens + usage.batchCompletionTokens * BATCH_DISCOUNT;
+  return (input * price.input + output * price.output) / 1_000_000;
 }

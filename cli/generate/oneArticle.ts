@@ -17,11 +17,11 @@ import { articleObjectName } from '../storage/index.ts';
 import type { Bucket, ObjectInfo } from '../storage/types.ts';
 import type { Answer, ArticleMeta } from './answer.ts';
 import { findNode } from './categoryTypes.ts';
-import { checkAnswer } from './checks.ts';
+import { checkAnswer, completionProblem, DEFAULT_GATE, type GateSettings } from './checks.ts';
 import type { Llm } from './llm.ts';
 import type { Slot, Target } from './plan.ts';
 import { fill, type ChatMessage, type PromptBook } from './prompts.ts';
-import { Registry } from './registry.ts';
+import { Registry, type Nearest } from './registry.ts';
 import type { LocaleRules } from './rules.ts';
 
 export interface ExistingArticle {
@@ -102,8 +102,12 @@ export class ReplacingRegistry extends Registry {
   ) {
     super();
   }
-  override add(slug: string, title?: string, category?: string): void {
-    this.inner.add(slug, title, category);
+  override add(slug: string, title?: string, category?: string, more?: Parameters<Registry['add']>[3]): void {
+    this.inner.add(slug, title, category, more);
+  }
+  /** The article's own old text is what it replaces, not a duplicate to refuse. */
+  override nearest(signature: Parameters<Registry['nearest']>[0]): Nearest | undefined {
+    return this.inner.nearest(signature, this.slug);
   }
   override hasSlug(slug: string): boolean {
     return slug !== this.slug && this.inner.hasSlug(slug);
@@ -128,6 +132,8 @@ export interface AskRequest {
   attempts: number;
   /** The slug the answer must have, whatever the model chose. */
   slug?: string;
+  /** The quality gate's settings (near-duplicate threshold); the defaults when not given. */
+  gate?: GateSettings;
   signal?: AbortSignal;
   onReask?: (reason: string) => void;
 }
@@ -140,8 +146,20 @@ export async function askForArticle(request: AskRequest): Promise<Asked> {
   let reason = 'no answer';
   for (let attempt = 1; attempt <= request.attempts; attempt++) {
     request.signal?.throwIfAborted();
-    const raw = await request.llm.complete(messages, request.signal);
-    const result = checkAnswer(request.slug ? withSlug(raw, request.slug) : raw, request.slot, request.meta, request.rules, request.registry);
+    const completion = await request.llm.complete(messages, request.signal);
+    const raw = completion.content;
+    // A refusal or a cut answer is named as such, as in a nightly run (cli/generate/worker.ts).
+    const stopped = completionProblem(completion, request.rules);
+    const result = stopped
+      ? ({ ok: false, reason: stopped } as const)
+      : checkAnswer(
+          request.slug ? withSlug(raw, request.slug) : raw,
+          request.slot,
+          request.meta,
+          request.rules,
+          request.registry,
+          request.gate ?? DEFAULT_GATE,
+        );
     if (result.ok) return { ok: true, answer: result.answer, file: result.file, attempts: attempt };
     reason = result.reason;
     if (attempt < request.attempts) {

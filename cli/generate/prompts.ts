@@ -22,8 +22,8 @@ export interface PromptContext {
   locale: ContentLocale;
   rules: LocaleRules;
   slotTotal: number;
-  /** Titles already published or generated in the slot's category, newest first. */
-  existingTitles: (categoryKey: string) => string[];
+  /** Titles already published or generated in the slot's category, those of its subcategory first, newest first. */
+  existingTitles: (categoryKey: string, subcategoryKey?: string) => string[];
 }
 
 const MAX_TITLES_SHOWN = 40;
@@ -45,7 +45,7 @@ export class PromptBook {
       maxWords: String(rules.maxWords),
       minSections: String(rules.minSections),
     });
-    const titles = context.existingTitles(category.key).slice(0, MAX_TITLES_SHOWN);
+    const titles = context.existingTitles(category.key, subcategory.key).slice(0, MAX_TITLES_SHOWN);
     const leaves = subcategory.children.map((c) => c.title.en);
     const user = fill(await this.read('request.md'), {
       slotNumber: String(slot.index + 1),

@@ -1,19 +1,48 @@
 /**
- * What already exists in a locale: slugs and titles from content/ and from
+ * What already exists in a locale: slugs, titles, where each article sits
+ * (category, subcategory) and its body's signature, from content/ and from
  * the dev bucket, plus those taken during this run. Reserving is synchronous,
  * so two concurrent answers cannot both take one slug.
  */
-export class Registry {
-  private readonly slugs = new Set<string>();
-  private readonly titles: { title: string; words: Set<string>; category?: string }[] = [];
+import { similarity, type Signature } from './similarity.ts';
 
-  add(slug: string, title?: string, category?: string): void {
-    this.slugs.add(slug);
-    if (title) this.titles.push({ title, words: titleWords(title), category });
+export interface Entry {
+  slug: string;
+  title?: string;
+  category?: string;
+  subcategory?: string;
+  signature?: Signature;
+}
+
+export interface Nearest {
+  slug: string;
+  similarity: number;
+}
+
+export class Registry {
+  private readonly bySlug = new Map<string, Entry>();
+  private readonly titles: { title: string; words: Set<string>; category?: string; subcategory?: string }[] = [];
+  private readonly entries: Entry[] = [];
+
+  add(slug: string, title?: string, category?: string, more: Pick<Entry, 'subcategory' | 'signature'> = {}): void {
+    // One article read from content/ and from the bucket counts once; what the first reading lacked, the second fills in.
+    const known = this.bySlug.get(slug);
+    const entry = known ?? { slug };
+    const hadTitle = Boolean(entry.title);
+    entry.title ??= title;
+    entry.category ??= category;
+    entry.subcategory ??= more.subcategory;
+    entry.signature ??= more.signature;
+    if (!known) {
+      this.bySlug.set(slug, entry);
+      this.entries.push(entry);
+    }
+    if (entry.title && !hadTitle)
+      this.titles.push({ title: entry.title, words: titleWords(entry.title), category: entry.category, subcategory: entry.subcategory });
   }
 
   hasSlug(slug: string): boolean {
-    return this.slugs.has(slug);
+    return this.bySlug.has(slug);
   }
 
   /** An existing title whose words overlap this one's by at least `threshold` (Jaccard). */
@@ -23,15 +52,38 @@ export class Registry {
     return undefined;
   }
 
-  titlesIn(category: string): string[] {
-    return this.titles
-      .filter((t) => t.category === category)
-      .map((t) => t.title)
-      .reverse();
+  /** The article whose body is most like `signature`, compared with every article of the locale that has one. */
+  nearest(signature: Signature | undefined, except?: string): Nearest | undefined {
+    if (!signature) return undefined;
+    let best: Nearest | undefined;
+    for (const entry of this.entries) {
+      if (!entry.signature || entry.slug === except) continue;
+      const score = similarity(signature, entry.signature);
+      if (!best || score > best.similarity) best = { slug: entry.slug, similarity: score };
+    }
+    return best;
+  }
+
+  /** Titles of a category, those of `subcategory` first (the closest topics to avoid), newest first. */
+  titlesIn(category: string, subcategory?: string): string[] {
+    const inCategory = this.titles.filter((t) => t.category === category).reverse();
+    if (!subcategory) return inCategory.map((t) => t.title);
+    return [...inCategory.filter((t) => t.subcategory === subcategory), ...inCategory.filter((t) => t.subcategory !== subcategory)].map((t) => t.title);
+  }
+
+  /** Articles per "category/subcategory" (an article without a known subcategory counts under "other"). */
+  coverage(exclude: ReadonlySet<string> = new Set()): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const entry of this.entries) {
+      if (!entry.category || exclude.has(entry.slug)) continue;
+      const key = `${entry.category}/${entry.subcategory ?? 'other'}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
   }
 
   get size(): number {
-    return this.slugs.size;
+    return this.bySlug.size;
   }
 }
 

@@ -9,7 +9,7 @@ import { randomInt } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
-import { TEMP_MARK, writeFileAtomic } from '../../shared/atomicWrite.ts';
+import { removeLeftoverTemporaries, TEMP_MARK, writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { duringStage, type Stage } from '../../shared/stageErrors.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
 import { notFound, preconditionFailed } from './errors.ts';
@@ -204,6 +204,32 @@ class LocalBucket implements Bucket {
       await rm(this.file(name), { force: true });
       await rm(this.sidecarFile(name), { force: true });
     });
+  }
+
+  /**
+   * What killed writers left in the folder of `prefix` (issue 17): temporary files of dead processes,
+   * here and beside the sidecars, and sidecars whose object never took its name (a write killed
+   * between the two). A sidecar whose object is still being written by a live process is kept.
+   */
+  async removeLeftovers(prefix: string): Promise<string[]> {
+    const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    if (folder) checkObjectName(folder.slice(0, -1));
+    const dataDir = path.join(this.dir, folder);
+    const metaDir = path.join(this.metaDir, folder);
+    const removed = [
+      ...(await removeLeftoverTemporaries(dataDir)).map((n) => folder + n),
+      ...(await removeLeftoverTemporaries(metaDir)).map((n) => `.meta/${folder}${n}`),
+    ];
+    const writing = (await readdir(dataDir).catch(() => [] as string[])).filter((n) => n.startsWith(TEMP_MARK));
+    for (const entry of await readdir(metaDir, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isFile() || !entry.name.endsWith('.json') || entry.name.startsWith(TEMP_MARK)) continue;
+      const object = entry.name.slice(0, -'.json'.length);
+      if (writing.some((t) => t.endsWith(`-${object}.tmp`))) continue;
+      if ((await stat(path.join(dataDir, object)).catch(() => undefined))?.isFile()) continue;
+      await rm(path.join(metaDir, entry.name), { force: true });
+      removed.push(`.meta/${folder}${entry.name}`);
+    }
+    return removed;
   }
 
   private async checkGeneration(name: string, expected: string | number | undefined): Promise<void> {

@@ -60,6 +60,8 @@ export interface Bucket {
   copyTo(name: string, target: Bucket, targetName: string, options?: { ifGenerationMatch?: string | number }): Promise<ObjectInfo>;
   patch(name: string, options: PatchOptions): Promise<ObjectInfo>;
   delete(name: string, options?: { ifGenerationMatch?: string | number }): Promise<void>;
+  /** Removes what killed writers left beside the objects of `prefix`'s folder (a folder bucket's temporaries and orphan sidecars); returns their names. */
+  removeLeftovers?(prefix: string): Promise<string[]>;
 }
 
 export interface Storage {

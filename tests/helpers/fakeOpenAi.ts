@@ -23,6 +23,10 @@ export interface Reply {
   /** The answer's message content (default: a valid article). */
   content?: string;
   delayMs?: number;
+  /** The choice's finish_reason (default "stop"): "length" for a cut-off, "content_filter". */
+  finishReason?: string;
+  /** A refusal message: the answer then has this refusal and no content, as structured outputs report one. */
+  refusal?: string;
 }
 
 export interface FakeOpenAi {
@@ -73,7 +77,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         json: { error: { message: `fake error ${reply.status}`, type: 'server_error', code: null } },
       };
     }
-    const content = reply.content ?? JSON.stringify(articleAnswer(call.language, call.n));
+    const content = reply.refusal !== undefined ? (reply.content ?? null) : (reply.content ?? JSON.stringify(articleAnswer(call.language, call.n)));
     return {
       status: 200,
       headers: reply.headers ?? {},
@@ -82,7 +86,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+        choices: [
+          { index: 0, message: { role: 'assistant', content, refusal: reply.refusal ?? null }, finish_reason: reply.finishReason ?? 'stop', logprobs: null },
+        ],
         usage: { prompt_tokens: 1000, completion_tokens: 800, total_tokens: 1800 },
       },
     };

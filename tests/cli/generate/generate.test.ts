@@ -92,13 +92,19 @@ describe('felt generate', () => {
     expect(summary.usage.costUsd).toBeCloseTo((4000 * 0.15 + 3200 * 0.6) / 1e6, 10);
     const files = await bucketFiles();
     expect(files).toHaveLength(4);
+    const places: string[] = [];
     for (const name of files) {
       const source = await readFile(path.join(fixture.root, '.buckets', 'felt-test-dev', 'articles', 'en_US', name), 'utf8');
       const { article, problems } = parseArticle(source, name, 'en_US');
       expect(problems).toEqual([]);
-      expect(article!.entities).toEqual([{ category: 'pokerGuides', subcategories: [{ subcategory: 'other', subsubcategories: ['Basics', 'Limits'] }] }]);
+      expect(article!.entities).toEqual([
+        { category: 'pokerGuides', subcategories: [{ subcategory: expect.any(String), subsubcategories: ['Basics', 'Limits'] }] },
+      ]);
+      places.push(article!.entities[0]!.subcategories![0]!.subcategory);
       expect(article!.date).toBe('2026-04-01');
     }
+    // The category's named subcategory and its "other", two each.
+    expect(places.sort()).toEqual(['beginnerPokerTips', 'beginnerPokerTips', 'other', 'other']);
     const request = llm.chats[0]!.body;
     expect(request.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'article', strict: true } });
     expect(request.messages[0]!.content).toContain('Language: English');
