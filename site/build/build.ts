@@ -21,7 +21,7 @@ import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
-import { sanitizeAdHtml } from '../render/sponsored.ts';
+import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
 import { assembleRelease } from './commit.ts';
@@ -161,7 +161,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const sharedJson = JSON.stringify(staticQueryData(model, header));
   const sqHash = shortHash(sharedJson);
   const staticQuery = `/page-data/sq/d/${sqHash}.json`;
-  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(model.content.ads.sapeNewUrl), model.now.getUTCFullYear());
+  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(adsFor(model.content.ads, model.translator.ui).sapeNewUrl), model.now.getUTCFullYear());
   const setup: RenderSetup = {
     ui: model.ui,
     messages: model.translator.messages,

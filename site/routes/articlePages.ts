@@ -13,6 +13,7 @@
  */
 import { contentLangTag } from '../i18n/translator.ts';
 import type { Article } from '../../shared/types.ts';
+import { displayName, plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
@@ -114,11 +115,13 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
   const trail: Crumb[] = [home(model)];
   if (placement) {
-    trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
-    trail.push({ name: pick(placement.subcategory.title), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
+    trail.push({ name: plainName(pick(placement.category.title)), href: urls.category(placement.category.slug) });
+    trail.push({ name: plainName(pick(placement.subcategory.title)), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
   }
   trail.push({ name: article.title, href: path });
-  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
+  // Topics are free text from the frontmatter ("defi wallets"): shown by SPEC section 5's display rules.
+  const lang = article.locale.slice(0, 2);
+  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories.map((topic) => displayName(topic, lang))))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const alternates = others.length
@@ -146,7 +149,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
             updated: article.updated,
             author: { name: author.name, slug: author.slug },
             locale: article.locale,
-            section: placement ? pick(placement.category.title) : undefined,
+            section: placement ? plainName(pick(placement.category.title)) : undefined,
             keywords: tags,
             words: article.words,
           },

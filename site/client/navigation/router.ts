@@ -3,6 +3,7 @@
  * page from its page data instead of loading a new document. Whatever goes
  * wrong falls back to what the browser would do anyway: a full load.
  */
+import { plainName } from '../../../shared/names.ts';
 import type { StaticQueryData } from '../../islands/types.ts';
 import { format } from '../../islands/types.ts';
 import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.ts';
@@ -99,7 +100,8 @@ export class Router {
 
   private afterRender(url: URL): void {
     const main = document.getElementById('main')!;
-    const heading = main.querySelector('h1')?.textContent?.trim();
+    // Emoji decorate a heading; "Navigated to 💰 Betting Strategies" would be read out as "money bag".
+    const heading = plainName(main.querySelector('h1')?.textContent ?? '');
     main.focus({ preventScroll: true });
     this.notices.announce(format(this.options.data.nav.announce, { title: heading || document.title }));
     this.options.onRendered?.(main);
