@@ -293,7 +293,7 @@ describe('hydration', () => {
     await page.goto(site.url + pagePath);
     await waitForRuntime(page);
     await page.locator('.menu-button').click();
-    await page.waitForSelector('.menu-button[aria-expanded="true"]');
+    await page.waitForSelector('.category-menu[open]');
     await page.waitForTimeout(100);
     // The 404 page's own document answers 404: Chromium logs that, nothing else.
     expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
