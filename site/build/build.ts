@@ -201,7 +201,14 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   writeOther('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
   writeOther(
     'sw.js',
-    await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }),
+    await serviceWorkerSource(compilationHash, {
+      lang: model.translator.lang,
+      site: settings.title,
+      heading: model.translator.t('offline.heading'),
+      message: model.translator.t('nav.offline'),
+      home: model.translator.t('notFound.home'),
+      stylesheet: assets.css,
+    }),
   );
   for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
   writeOther('robots.txt', robotsTxt(settings.url));
