@@ -196,8 +196,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   };
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
-  writeOther('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
-  writeOther('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
+  // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
   writeOther('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
   writeOther(
     'sw.js',
