@@ -100,6 +100,11 @@ describe('client-side navigation', () => {
     expect(await page.locator('main h1').textContent()).toBe('This page folded');
     expect(heads).toEqual(['/no-such-page']);
     expect(loads).toEqual([]);
+    // No advertising on the error page, reached without a full load either (issue 18, item 6); back home it returns.
+    expect(await page.locator('.new-url').isVisible()).toBe(false);
+    await page.goBack();
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'home');
+    expect(await page.locator('.new-url').isVisible()).toBe(true);
     await closePage(page);
   });
 

@@ -94,6 +94,9 @@ export class Router {
     swapHead(context.headHtml ?? '', context.head.title);
     main.innerHTML = context.html;
     main.dataset.kind = context.kind;
+    // The error pages carry no advertising (the server leaves the block out of their HTML; here it is kept for the next page).
+    const newUrl = document.querySelector<HTMLElement>('.new-url');
+    if (newUrl) newUrl.hidden = context.kind === 'notFound' || context.kind === 'serverError';
     this.undoIslands = hydrate ? hydrate(main) : () => undefined;
     this.renders++;
   }
