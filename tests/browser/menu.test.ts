@@ -70,11 +70,13 @@ describe('the Categories dropdown at every width from 577 to 1440 px', () => {
     await page.locator('.menu-button').click();
     await page.waitForFunction(() => document.querySelector('.menu-panel')?.checkVisibility() === true);
     const misfits: string[] = [];
-    for (const width of WIDTHS) {
-      await page.setViewportSize({ width, height: 800 });
+    // Every width at 800 px tall, and a few in a short window (a laptop with its dock, a split screen).
+    const sizes = [...WIDTHS.map((width) => ({ width, height: 800 })), ...[577, 768, 1024, 1440].map((width) => ({ width, height: 480 }))];
+    for (const { width, height } of sizes) {
+      await page.setViewportSize({ width, height });
       const fit = await measure(page, width);
       if (fit.panel.left < 0 || fit.panel.right > width) misfits.push(`${width} px: panel from ${fit.panel.left} to ${fit.panel.right}`);
-      if (fit.panel.bottom > 800) misfits.push(`${width} px: panel ends at ${fit.panel.bottom} px of 800`);
+      if (fit.panel.bottom > height) misfits.push(`${width}×${height} px: panel ends at ${fit.panel.bottom} px`);
       if (fit.pageScrollWidth > width) misfits.push(`${width} px: the page scrolls sideways (${fit.pageScrollWidth} px wide)`);
       if (!fit.lastLinkShownAfterScrolling) misfits.push(`${width} px: the last link cannot be scrolled into view`);
     }
