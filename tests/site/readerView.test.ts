@@ -9,7 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { fixtureCopy, tempDir } from './helpers.ts';
+import { contentProblems, fixtureCopy, tempDir } from './helpers.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const EMOJI = /\p{Extended_Pictographic}/u;
@@ -152,5 +152,10 @@ describe('advertising (item 6)', () => {
     const koHome = await read('index.html', ko);
     expect(koHome).not.toContain('en.example');
     expect(koHome).not.toContain('class="new-url"');
+  });
+
+  it("checks a language's own copy as strictly as the English one, naming its field", async () => {
+    const dir = await fixtureCopy({ 'ads.json': JSON.stringify({ sapeLinks: {}, tr: { sapeLinks: { 'no-slash': [] } } }, null, 2) });
+    expect(await contentProblems(dir)).toContainEqual(expect.stringMatching(/ads\.json:\d+ field "tr\.sapeLinks\.no-slash"/));
   });
 });
