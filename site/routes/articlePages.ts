@@ -16,6 +16,7 @@ import type { Article } from '../../shared/types.ts';
 import { displayName, plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.ts';
+import type { Placement } from '../model/categoryIndex.ts';
 import { urls } from '../model/urls.ts';
 import type { ArticleProps, PageSpec } from '../pages/types.ts';
 import { digest } from '../build/buildCache.ts';
@@ -119,9 +120,11 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
     trail.push({ name: plainName(pick(placement.subcategory.title)), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
   }
   trail.push({ name: article.title, href: path });
-  // Topics are free text from the frontmatter ("defi wallets"): shown by SPEC section 5's display rules.
+  // Topics are names from the frontmatter, shown by SPEC section 5's display rules: a subcategory the
+  // categories do not know (the article is filed under "other": "recordKeeping" → "Record Keeping"), then the subsubcategories.
   const lang = article.locale.slice(0, 2);
-  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories.map((topic) => displayName(topic, lang))))];
+  const topicsOf = (p: Placement) => [...(p.unknownSubcategory ? [p.unknownSubcategory] : []), ...p.subsubcategories];
+  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const alternates = others.length

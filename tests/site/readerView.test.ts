@@ -74,6 +74,12 @@ describe('SPEC section 5 display rules (item 2)', () => {
     expect(jsonLd(html).join('')).toContain('"keywords":"DeFi Wallets, NFT Art, RTP, Staking Plans"');
   });
 
+  it('shows a subcategory name the categories do not know as a topic of the article filed under "other"', async () => {
+    const html = await read('articles/crypto-books/index.html');
+    expect(between(html, 'class="breadcrumbs"', '</nav>')).toContain('Other');
+    expect([...between(html, 'class="tags"', '</section>').matchAll(/<li>(.*?)<\/li>/g)].map((m) => m[1])).toEqual(['Crypto Sportsbooks']);
+  });
+
   it('fixes "DeFi" and "NFT" in configured names: breadcrumbs, topics, the menu and its search groups', async () => {
     const article = await read('articles/defi-wallets-guide/index.html');
     expect(between(article, 'class="breadcrumbs"', '</nav>')).toContain('DeFi and NFT Techniques');
