@@ -92,7 +92,7 @@ const entries = {
   // The LLM
   LLM_NOT_CONFIGURED: {
     title: 'No API key for the LLM',
-    hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run',
+    hint: 'export OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server that needs no key, or use --dry-run',
   },
   LLM_DENIED: { title: 'The LLM endpoint refused the API key', hint: 'check OPENAI_API_KEY' },
   LLM_NOT_FOUND: { title: 'The LLM endpoint has no such model or path', hint: 'check --model and OPENAI_BASE_URL (it usually ends in /v1)' },

@@ -30,11 +30,49 @@ export function toCamelCase(text: string): string {
 /** Words whose capitalisation is fixed whatever the input ("defi" → "DeFi"). */
 const DISPLAY_FIXES: Record<string, string> = { defi: 'DeFi', nft: 'NFT', nfts: 'NFTs' };
 
-/** "bankrollManagement" → "Bankroll Management"; "defiBetting" → "DeFi Betting". */
+/** "bankrollManagement" → "Bankroll Management"; "defiBetting" → "DeFi Betting"; an acronym ("RTP") stays as it is. */
 export function toTitleCase(text: string): string {
   return words(text)
-    .map((word) => DISPLAY_FIXES[word.toLowerCase()] ?? word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
+    .map((word) => DISPLAY_FIXES[word.toLowerCase()] ?? (isAcronym(word) ? word : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()))
     .join(' ');
+}
+
+function isAcronym(word: string): boolean {
+  return word.length > 1 && word === word.toUpperCase() && word !== word.toLowerCase();
+}
+
+/** A key ("defiWallets", "house-edge", "self_exclusion"): camelCase with a hump, or lowercase words joined by - or _. */
+const KEY_PATTERN = /^(?:[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|[a-z0-9]+(?:[-_][a-z0-9]+)+)$/;
+
+/**
+ * A name made from a key or a topic, as readers see it (SPEC section 5): a
+ * key becomes spaced words ("defiWallets" → "DeFi Wallets"); a topic keeps its
+ * words and their inner capitals ("RTP", "Self-Exclusion"), with "DeFi" and
+ * "NFT" fixed. English capitalises every word; the other languages only the
+ * first, as their typography does ("Домашние игры" stays as written).
+ */
+export function displayName(text: string, lang = 'en'): string {
+  const trimmed = text.trim();
+  const spaced = KEY_PATTERN.test(trimmed) ? toTitleCase(trimmed) : trimmed;
+  const fixed = applyDisplayFixes(spaced.replace(/\s+/g, ' '));
+  const upperFirst = (word: string) => word.charAt(0).toLocaleUpperCase(lang) + word.slice(1);
+  return lang === 'en' ? fixed.split(' ').map(upperFirst).join(' ') : upperFirst(fixed);
+}
+
+/**
+ * Pictographs and the characters that join or modify them (variation
+ * selectors, zero-width joiner, skin tones, keycaps, flags' regional letters).
+ */
+// An alternation, not one class: a class holding joiners and selectors reads as if it held joined sequences.
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F3FB}-\u{1F3FF}]|\uFE0E|\uFE0F|\u200D|\u20E3/gu;
+
+/**
+ * A name without its emoji, for where a machine or a screen reader reads it:
+ * <title>, JSON-LD, feeds, breadcrumbs, the "Navigated to …" announcement.
+ * Cards and the menu keep the emoji; they decorate there.
+ */
+export function plainName(text: string): string {
+  return text.replace(EMOJI, '').replace(/\s+/g, ' ').trim();
 }
 
 /** Applies the fixed capitalisations inside free text without changing anything else. */

@@ -80,6 +80,13 @@ export interface AdData {
   sapeLinks: Record<string, string[]>;
 }
 
+/**
+ * ads.json: its top-level fields are the English copy (the file's first
+ * form); a UI locale's own entry ("ru": {…}) is that interface's copy. An
+ * interface with neither shows no sponsored copy rather than English.
+ */
+export type AdFile = AdData & Partial<Record<UiLocale, AdData>>;
+
 export interface ArticleEntity {
   category: string;
   subcategories?: { subcategory: string; subsubcategories: string[] }[];
@@ -114,7 +121,7 @@ export interface SiteContent {
   categories: CategoryNode[];
   authors: Author[];
   pages: InfoPage[];
-  ads: AdData;
+  ads: AdFile;
   /** Articles of every content locale, keyed by locale. */
   articles: Record<ContentLocale, Article[]>;
   /** Articles taken back with `felt retract` (content/retracted/{locale}/): answered with a gone page or a redirect. */

@@ -135,13 +135,17 @@ export class Llm {
   readonly budget: Budget | undefined;
 
   constructor(private readonly options: LlmOptions) {
-    if (!options.apiKey) {
+    // OpenAI itself needs a key; a local OpenAI-compatible server (Ollama, llama.cpp's) named by
+    // OPENAI_BASE_URL usually needs none, so generation runs offline too (README, "Generating offline").
+    if (!options.apiKey && !options.baseURL) {
       throw new FeltError('LLM_NOT_CONFIGURED', 'OPENAI_API_KEY is not set', {
-        hint: 'export OPENAI_API_KEY (and OPENAI_BASE_URL for an endpoint other than OpenAI), or use --dry-run',
+        hint: 'export OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server that needs no key, or use --dry-run',
       });
     }
     this.budget = options.budget && new Budget(options.budget, this.usage);
-    this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
+    // The SDK refuses to start without a key: a server that needs none ignores this placeholder.
+    const apiKey = options.apiKey ?? 'no-key';
+    this.client = new FeltOpenAI({ baseURL: options.baseURL, apiKey, maxRetries: this.maxRetries, timeout: options.timeoutMs ?? 120_000 });
   }
 
   get model(): string {

@@ -10,12 +10,24 @@ import { escapeHtml } from '../render/document.ts';
 
 export interface OfflinePage {
   lang: string;
-  title: string;
+  /** The site's title, shown in the header band. */
+  site: string;
+  heading: string;
   message: string;
+  /** The home link's text (a UI string, not "/"). */
+  home: string;
+  /** The site's hashed stylesheet: the worker keeps it (assets come from its cache), so the notice looks like the site. */
+  stylesheet: string;
+}
+
+/** What a visitor sees offline on a page the worker never kept: the site's header band and its error-page layout. */
+export function offlineHtml(offline: OfflinePage): string {
+  const e = escapeHtml;
+  return `<!doctype html><html lang="${e(offline.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(offline.heading)} | ${e(offline.site)}</title><link rel="stylesheet" href="${e(offline.stylesheet)}"></head><body><header class="site-header"><div class="header-bar"><a class="logo" href="/"><span class="logo-title">${e(offline.site)}</span></a></div></header><main id="main" class="main"><div class="error-page"><h1>${e(offline.heading)}</h1><p>${e(offline.message)}</p><p class="error-actions"><a class="button" href="/">${e(offline.home)}</a></p></div></main></body></html>`;
 }
 
 export async function serviceWorkerSource(buildHash: string, offline: OfflinePage): Promise<string> {
-  const html = `<!doctype html><html lang="${escapeHtml(offline.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(offline.title)}</title></head><body><main><h1>${escapeHtml(offline.title)}</h1><p>${escapeHtml(offline.message)}</p><p><a href="/">/</a></p></main></body></html>`;
+  const html = offlineHtml(offline);
   try {
     const result = await build({
       entryPoints: [path.join(CLIENT_DIR, 'sw', 'sw.ts')],

@@ -25,7 +25,7 @@ import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
-import { sanitizeAdHtml } from '../render/sponsored.ts';
+import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
 import { assembleRelease } from './commit.ts';
@@ -187,7 +187,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const sharedJson = JSON.stringify(staticQueryData(model, header));
   const sqHash = shortHash(sharedJson);
   const staticQuery = `/page-data/sq/d/${sqHash}.json`;
-  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(model.content.ads.sapeNewUrl), model.now.getUTCFullYear());
+  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(adsFor(model.content.ads, model.translator.ui).sapeNewUrl), model.now.getUTCFullYear());
   const setup: RenderSetup = {
     ui: model.ui,
     messages: model.translator.messages,
@@ -222,12 +222,18 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   };
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
-  writeOther('slice-data/header.json', JSON.stringify({ result: { sliceContext: header, html: shell.header } }));
-  writeOther('slice-data/footer.json', JSON.stringify({ result: { sliceContext: {}, html: shell.footer } }));
+  // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
   writeOther('page-data/app-data.json', JSON.stringify({ webpackCompilationHash: compilationHash }));
   writeOther(
     'sw.js',
-    await serviceWorkerSource(compilationHash, { lang: model.translator.lang, title: settings.title, message: model.translator.t('nav.offline') }),
+    await serviceWorkerSource(compilationHash, {
+      lang: model.translator.lang,
+      site: settings.title,
+      heading: model.translator.t('offline.heading'),
+      message: model.translator.t('nav.offline'),
+      home: model.translator.t('notFound.home'),
+      stylesheet: assets.css,
+    }),
   );
   for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
   writeOther('robots.txt', robotsTxt(settings.url));

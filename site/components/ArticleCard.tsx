@@ -7,10 +7,13 @@ export function ArticleCard({
   article,
   headingLevel = 3,
   size = 'normal',
+  dated = 'published',
 }: {
   article: ArticleSummary;
   headingLevel?: 2 | 3;
   size?: 'lead' | 'normal' | 'compact';
+  /** Which date the card shows: a list of updated articles shows when each was updated. */
+  dated?: 'published' | 'updated';
 }) {
   const { t, formatDate } = useSite();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -29,7 +32,13 @@ export function ArticleCard({
       <p className="card-meta">
         <a href={urls.author(article.authorSlug)}>{article.author}</a>
         <span aria-hidden="true"> · </span>
-        <time dateTime={article.date}>{formatDate(article.date)}</time>
+        {dated === 'updated' && article.updated ? (
+          <span>
+            {t('article.updated')} <time dateTime={article.updated}>{formatDate(article.updated)}</time>
+          </span>
+        ) : (
+          <time dateTime={article.date}>{formatDate(article.date)}</time>
+        )}
         <span aria-hidden="true"> · </span>
         <span>{t('article.readingTime', { minutes: article.minutes })}</span>
       </p>

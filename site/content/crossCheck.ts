@@ -8,18 +8,22 @@ import type { Problem } from '../../shared/errors.ts';
 import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { placeArticle } from '../model/categoryIndex.ts';
 
-export function checkArticles(articles: Article[], authors: Author[], categories: CategoryNode[]): Problem[] {
+/** What checks across files read of an article: an article refused for other fields has those of these that are valid. */
+export type ArticleReferences = Pick<Article, 'file'> & Partial<Pick<Article, 'slug' | 'author' | 'entities'>>;
+
+export function checkArticles(articles: ArticleReferences[], authors: Author[], categories: CategoryNode[]): Problem[] {
   const problems: Problem[] = [];
   const authorNames = new Set(authors.map((a) => a.name));
-  const bySlug = new Map<string, Article[]>();
+  const bySlug = new Map<string, ArticleReferences[]>();
   for (const article of articles) {
-    if (!authorNames.has(article.author)) {
+    if (article.author !== undefined && !authorNames.has(article.author)) {
       problems.push({ file: article.file, field: 'author', severity: 'error', message: `author "${article.author}" is not in authors.json`, hint: 'use the exact name of an author in content/authors.json, or add the author there' });
     }
-    if (placeArticle(article, categories).length === 0) {
+    if (article.entities && placeArticle({ entities: article.entities }, categories).length === 0) {
       const given = article.entities.map((e) => `"${e.category}"`).join(', ');
       problems.push({ file: article.file, field: 'entities', severity: 'error', message: `no known category among ${given}`, hint: `use one of: ${categories.map((c) => c.key).join(', ')}` });
     }
+    if (article.slug === undefined) continue;
     const same = bySlug.get(article.slug);
     if (same) same.push(article);
     else bySlug.set(article.slug, [article]);

@@ -74,7 +74,8 @@ export function scanFrontmatter(text: string): FrontmatterLines | undefined {
   return undefined;
 }
 
-export type FrontmatterRead<T> = { ok: true; split: SplitFile; data: T } | { ok: false; problems: Problem[] };
+/** A failed read keeps the frontmatter it did read (`split`) when only the schema refused it, so checks across files still see its valid fields. */
+export type FrontmatterRead<T> = { ok: true; split: SplitFile; data: T } | { ok: false; problems: Problem[]; split?: SplitFile };
 
 /**
  * Frontmatter validated with `schema`: the data, or every problem, each with
@@ -92,6 +93,6 @@ export function readFrontmatter<S extends z.ZodType>(source: string, file: strin
     return { ok: false, problems: [{ file, line: 1, severity: 'error', message: 'no frontmatter found', hint: emptyHint }] };
   }
   const result = schema.safeParse(split.data, CONTENT_PARSE);
-  if (!result.success) return { ok: false, problems: issueProblems(result.error, file, split.lineOf) };
+  if (!result.success) return { ok: false, problems: issueProblems(result.error, file, split.lineOf), split };
   return { ok: true, split, data: result.data };
 }

@@ -16,7 +16,7 @@ import { readSettingsFiles, SETTINGS_FILES } from '../../shared/settings.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type Article, type ContentLocale, type InfoPage, type SiteContent } from '../../shared/types.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
 import { ArticleCache } from './articleCache.ts';
-import { checkArticles, checkAuthors, checkCategories } from './crossCheck.ts';
+import { checkArticles, checkAuthors, checkCategories, type ArticleReferences } from './crossCheck.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
@@ -48,8 +48,9 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   const retracted: Partial<Record<ContentLocale, Retraction[]>> = {};
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
-    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(root, locale, problems, cache) : [];
-    if (authors && categories) problems.push(...checkArticles(articles[locale], authors, categories));
+    const refused: ArticleReferences[] = [];
+    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(root, locale, problems, refused, cache) : [];
+    if (authors && categories) problems.push(...checkArticles([...articles[locale], ...refused], authors, categories));
     if (!options.locales || options.locales.includes(locale)) retracted[locale] = await loadRetractions(root, locale, problems);
   }
   // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
@@ -79,7 +80,14 @@ function linkedOutside(folder: string, root: string, problems: Problem[]): boole
   return real !== undefined;
 }
 
-export async function loadArticles(root: string, locale: ContentLocale, problems: Problem[], cache?: ArticleCache): Promise<Article[]> {
+/** The articles of a locale; `refused` gets what the refused ones reference, for the checks across files. */
+export async function loadArticles(
+  root: string,
+  locale: ContentLocale,
+  problems: Problem[],
+  refused: ArticleReferences[] = [],
+  cache?: ArticleCache,
+): Promise<Article[]> {
   const folder = path.join(root, 'articles', locale);
   if (linkedOutside(folder, root, problems)) return [];
   const names = await listFiles(folder, '.md');
@@ -108,6 +116,7 @@ export async function loadArticles(root: string, locale: ContentLocale, problems
         if (read.kind !== 'read') return;
         const parsed = parseArticleBytes(read.bytes, shown, locale, full);
         problems.push(...parsed.problems);
+        if (parsed.references) refused.push(parsed.references);
         if (parsed.article) {
           articles.push(parsed.article);
           if (parsed.problems.length === 0) cache?.set(full, size, mtimeMs, parsed.article);

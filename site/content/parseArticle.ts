@@ -8,12 +8,19 @@ import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { Article, ContentLocale } from '../../shared/types.ts';
+import type { ArticleReferences } from './crossCheck.ts';
 import { countWords } from '../../shared/words.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { articleFrontmatterSchema } from './schemas.ts';
 
 export interface ParsedArticle {
   article?: Article;
+  /**
+   * An article refused for its own fields still names an author, categories
+   * and a slug: those that are valid are checked across files in the same
+   * round (felt check lists a file's problems all at once, not after a fix).
+   */
+  references?: ArticleReferences;
   /** The markdown body, when the frontmatter was read. */
   body?: string;
   problems: Problem[];
@@ -66,7 +73,7 @@ export function parseArticle(source: string, file: string, folderLocale: Content
     return { problems: [problem('file is empty', { hint: 'add frontmatter between --- lines and a markdown body' })] };
   }
   const read = readFrontmatter(source, file, articleFrontmatterSchema, 'start the file with --- and the fields title, slug, description, author, date, locale, entities');
-  if (!read.ok) return { problems: read.problems };
+  if (!read.ok) return { problems: read.problems, references: read.split && referencesOf(read.split.data, file) };
   const { split, data: fm } = read;
   const problems: Problem[] = [];
   const expectedSlug = path.basename(file, '.md');
@@ -101,4 +108,14 @@ export function parseArticle(source: string, file: string, folderLocale: Content
     digest: createHash('sha256').update(source).digest('hex'),
   };
   return { article, body: split.body, problems };
+}
+
+/** The fields other files are checked against, each only if it is valid on its own. */
+function referencesOf(data: Record<string, unknown>, file: string): ArticleReferences {
+  const { slug, author, entities } = articleFrontmatterSchema.shape;
+  const valid = <T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }, value: unknown): T | undefined => {
+    const result = schema.safeParse(value);
+    return result.success ? result.data : undefined;
+  };
+  return { file, slug: valid(slug, data.slug), author: valid(author, data.author), entities: valid(entities, data.entities) };
 }

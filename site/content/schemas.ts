@@ -28,10 +28,13 @@ export const isoDate = z
 
 export const infoPageFrontmatterSchema = z.object({ title: text, description: text });
 
-export const adsSchema = z.object({
+const adData = z.object({
   sapeNewUrl: adSnippet.default(''),
   sapeLinks: z.record(z.string().regex(/^\//, 'keys must be page paths starting with /'), z.array(adSnippet)).default({}),
 });
+
+/** The English copy at the top level, and each UI locale's own copy under its code (shared/types.ts AdFile). */
+export const adsSchema = adData.extend(Object.fromEntries(UI_LOCALES.map((ui) => [ui, adData.optional()])) as Record<(typeof UI_LOCALES)[number], z.ZodOptional<typeof adData>>);
 
 const entitySchema = z.object({
   category: text,

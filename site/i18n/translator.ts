@@ -4,6 +4,7 @@
  * to English; `felt check` reports such gaps.
  */
 import type { ContentLocale, Localized, UiLocale } from '../../shared/types.ts';
+import { applyDisplayFixes } from '../../shared/names.ts';
 
 export type Messages = Record<string, string>;
 
@@ -15,7 +16,7 @@ export interface Translator {
   /** BCP 47 tag for html lang and Intl: "en-US", "tr-TR", … */
   lang: string;
   t(key: string, params?: Record<string, string | number>): string;
-  /** A Localized content value in this display locale. */
+  /** A Localized content value in this display locale, with SPEC section 5's fixed spellings ("DeFi", "NFT"). */
   pick(value: Localized): string;
   formatDate(iso: string): string;
 }
@@ -55,7 +56,7 @@ export function createTranslator(ui: UiLocale, messages: Messages, fallback: Mes
       return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
     },
     pick(value) {
-      return value[ui] ?? value.en;
+      return applyDisplayFixes(value[ui] ?? value.en);
     },
     formatDate(iso) {
       // Thousands of cards share a few hundred dates; Intl formatting is the slow part.

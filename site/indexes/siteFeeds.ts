@@ -3,6 +3,7 @@
  * category, each with the newest articles (feeds.ts writes the RSS).
  */
 import { contentLangTag } from '../i18n/translator.ts';
+import { plainName } from '../../shared/names.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import { absoluteUrl } from '../render/seo.ts';
@@ -21,7 +22,7 @@ export function* siteFeeds(model: SiteModel): Generator<{ path: string; content:
       description: article.description,
       date: article.date,
       author: article.author,
-      categories: [...new Set(placements.map((p) => pick(p.category.title)))],
+      categories: [...new Set(placements.map((p) => plainName(pick(p.category.title))))],
     };
   };
   const base = { siteUrl: settings.url, language, now: model.now };
@@ -41,7 +42,7 @@ export function* siteFeeds(model: SiteModel): Generator<{ path: string; content:
       path: urls.categoryFeed(category.slug).slice(1),
       content: renderRss({
         ...base,
-        title: t('feed.categoryTitle', { site: settings.title, category: pick(category.title) }),
+        title: t('feed.categoryTitle', { site: settings.title, category: plainName(pick(category.title)) }),
         description: pick(category.description),
         feedUrl: absoluteUrl(settings, urls.categoryFeed(category.slug)),
         items: ids.map(item),

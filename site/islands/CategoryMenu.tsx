@@ -1,12 +1,14 @@
 /**
  * The category menu (SPEC section 2): a "Categories" dropdown on wide
  * screens; at 576 px or less the same button opens a popover holding the
- * menu inline (the stylesheet places it). A disclosure: the button carries
- * aria-expanded and aria-controls, the panel is a labelled nav of links.
- * Keyboard: Enter, Space or ArrowDown open it on the first link, ArrowUp on
- * the last; arrows, Home and End move; Escape closes it and returns focus.
+ * menu inline (the stylesheet places it). A <details> disclosure, so the menu
+ * opens before hydration, with JavaScript off, and when the shared header
+ * data fails to load and nothing hydrates (issue 18, item 5); once hydrated,
+ * React follows its open state (the toggle event) and adds the keyboard:
+ * Enter, Space or ArrowDown open it on the first link, ArrowUp on the last;
+ * arrows, Home and End move; Escape closes it and returns focus.
  */
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HeaderStrings, MenuCategory } from './types.ts';
 import { format } from './types.ts';
 
@@ -14,23 +16,37 @@ type FocusTarget = 'first' | 'last' | null;
 
 export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings: HeaderStrings }) {
   const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLElement>(null);
+  const rootRef = useRef<HTMLDetailsElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   const focusOnOpen = useRef<FocusTarget>(null);
 
   const links = () => [...(panelRef.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? [])];
 
+  const setDetailsOpen = (value: boolean) => {
+    if (rootRef.current) rootRef.current.open = value;
+  };
+
   const close = useCallback((returnFocus: boolean) => {
+    setDetailsOpen(false);
     setOpen(false);
     if (returnFocus) buttonRef.current?.focus();
   }, []);
 
   const openAt = (target: FocusTarget) => {
+    if (rootRef.current?.open) {
+      const list = links();
+      (target === 'first' ? list[0] : list[list.length - 1])?.focus();
+      return;
+    }
     focusOnOpen.current = target;
-    setOpen(true);
+    setDetailsOpen(true);
   };
+
+  // Opened before hydration (a tap, JavaScript still loading): carry on from there.
+  useEffect(() => {
+    if (rootRef.current?.open) setOpen(true);
+  }, []);
 
   useEffect(() => {
     if (!open) return;
@@ -51,7 +67,7 @@ export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings:
     };
   }, [open, close]);
 
-  const onButtonKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+  const onButtonKey = (event: KeyboardEvent<HTMLElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       openAt(event.key === 'ArrowDown' ? 'first' : 'last');
@@ -75,42 +91,41 @@ export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings:
     list[next]?.focus();
   };
 
+  // Choosing an item navigates (the router takes the click) and closes the menu.
+  const onPanelClick = (event: MouseEvent<HTMLElement>) => {
+    if ((event.target as HTMLElement).closest('a')) close(false);
+  };
+
   return (
-    <div
+    <details
       className="category-menu"
       ref={rootRef}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
       onBlur={(event) => {
         if (open && event.relatedTarget && !rootRef.current?.contains(event.relatedTarget as Node)) close(false);
       }}
     >
-      <button
+      <summary
         ref={buttonRef}
-        type="button"
         className="menu-button"
-        aria-expanded={open}
-        aria-controls={panelId}
         onKeyDown={onButtonKey}
         onClick={(event) => {
-          // A click from Enter or Space (detail 0) opens on the first link, as the keyboard expects.
-          if (open) close(false);
-          else openAt(event.detail === 0 ? 'first' : null);
+          // Hydrated, the click opens and closes the <details> itself, so the state (and the
+          // Escape listener) follow at once rather than on the later toggle event. A click from
+          // Enter or Space (detail 0) opens on the first link, as the keyboard expects.
+          event.preventDefault();
+          if (rootRef.current?.open) close(false);
+          else {
+            focusOnOpen.current = event.detail === 0 ? 'first' : null;
+            setDetailsOpen(true);
+            setOpen(true);
+          }
         }}
       >
         <span className="menu-icon" aria-hidden="true" />
         <span className="menu-button-text">{strings.menuCategories}</span>
-      </button>
-      <nav
-        id={panelId}
-        ref={panelRef}
-        className="menu-panel"
-        hidden={!open}
-        aria-label={strings.menuLabel}
-        onKeyDown={onPanelKey}
-        onClick={(event) => {
-          // Choosing an item navigates (the router takes the click) and closes the menu.
-          if ((event.target as HTMLElement).closest('a')) close(false);
-        }}
-      >
+      </summary>
+      <nav ref={panelRef} className="menu-panel" aria-label={strings.menuLabel} onKeyDown={onPanelKey} onClick={onPanelClick}>
         <ul className="menu-categories">
           {menu.map((category) => (
             <li key={category.key} className="menu-category">
@@ -133,6 +148,6 @@ export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings:
           ))}
         </ul>
       </nav>
-    </div>
+    </details>
   );
 }

@@ -20,6 +20,8 @@ export interface Placement {
   category: CategoryNode;
   subcategory: CategoryNode;
   subsubcategories: string[];
+  /** The entity's own subcategory name ("recordKeeping") when the category does not know it and it was filed under "other". */
+  unknownSubcategory?: string;
 }
 
 export interface CategoryIndex {
@@ -79,8 +81,10 @@ export function placeArticle(article: Pick<Article, 'entities'>, categories: Cat
     if (!found?.other) continue;
     const subs = entity.subcategories?.length ? entity.subcategories : [{ subcategory: OTHER, subsubcategories: [] }];
     for (const sub of subs) {
-      const subcategory = found.children.get(camel(sub.subcategory)) ?? found.other;
-      placements.push({ category: found.category, subcategory, subsubcategories: sub.subsubcategories ?? [] });
+      const known = found.children.get(camel(sub.subcategory));
+      const placement: Placement = { category: found.category, subcategory: known ?? found.other, subsubcategories: sub.subsubcategories ?? [] };
+      if (!known && camel(sub.subcategory) !== OTHER) placement.unknownSubcategory = sub.subcategory;
+      placements.push(placement);
     }
   }
   return placements;

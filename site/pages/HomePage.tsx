@@ -27,7 +27,7 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
         </div>
       </section>
       <CardSection id="home-best" heading={t('home.ourBestStories')} articles={best} />
-      <CardSection id="home-updated" heading={t('home.updatedArticles')} articles={updated} size="compact" grid="card-grid card-grid-4" />
+      <CardSection id="home-updated" heading={t('home.updatedArticles')} articles={updated} size="compact" grid="card-grid card-grid-4" dated="updated" />
       <section className="home-section" aria-labelledby="home-categories">
         <h2 id="home-categories" className="section-heading">
           {t('home.categories')}
@@ -64,12 +64,14 @@ function CardSection({
   articles,
   size = 'normal',
   grid = 'card-grid',
+  dated = 'published',
 }: {
   id: string;
   heading: string;
   articles: ArticleSummary[];
   size?: 'normal' | 'compact';
   grid?: string;
+  dated?: 'published' | 'updated';
 }) {
   if (articles.length === 0) return null;
   return (
@@ -79,7 +81,7 @@ function CardSection({
       </h2>
       <div className={grid}>
         {articles.map((article) => (
-          <ArticleCard key={article.slug} article={article} size={size} />
+          <ArticleCard key={article.slug} article={article} size={size} dated={dated} />
         ))}
       </div>
     </section>

@@ -75,6 +75,9 @@ function meta(attribute: 'name' | 'property', key: string, content: string): str
   return `<meta ${attribute}="${key}" content="${escapeHtml(content)}">`;
 }
 
+/** Pages that say something went wrong carry no advertising, not even the "new url" block. */
+const ERROR_PAGES = new Set(['notFound', 'serverError']);
+
 export function renderDocument(input: DocumentInput): string {
   const { assets, settings } = input;
   return `<!doctype html>
@@ -97,7 +100,7 @@ ${input.headHtml ?? headTags(input.head, settings, input.ogLocale)}
 <body>
 <a class="skip-link" href="#main">${escapeHtml(input.skipLabel)}</a>
 <header id="site-header" class="site-header" data-sq="${assets.staticQuery}"${assets.islands?.length ? ` data-islands="${escapeHtml(assets.islands.join(' '))}"` : ''}>${input.shell.header}</header>
-${input.shell.newUrl}
+${ERROR_PAGES.has(input.kind) ? '' : input.shell.newUrl}
 <main id="main" class="main" tabindex="-1" data-kind="${input.kind}">${input.main}</main>
 <footer class="site-footer">${input.shell.footer}</footer>
 <div id="announcer" class="visually-hidden" role="status" aria-live="assertive" aria-atomic="true"></div>

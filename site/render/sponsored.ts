@@ -6,6 +6,14 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { fnv1a } from '../../shared/hash.ts';
+import type { AdData, AdFile, UiLocale } from '../../shared/types.ts';
+
+const NO_ADS: AdData = { sapeNewUrl: '', sapeLinks: {} };
+
+/** The sponsored copy of one interface language: its own entry, else the top level for English, else none. */
+export function adsFor(ads: AdFile, ui: UiLocale): AdData {
+  return ads[ui] ?? (ui === 'en' ? { sapeNewUrl: ads.sapeNewUrl, sapeLinks: ads.sapeLinks } : NO_ADS);
+}
 
 export const SPONSORED_HEADINGS = ['Sponsored Links', 'Partner Links', 'Recommended Sites', 'Related Resources'] as const;
 

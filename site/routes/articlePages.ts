@@ -13,8 +13,10 @@
  */
 import { contentLangTag } from '../i18n/translator.ts';
 import type { Article } from '../../shared/types.ts';
+import { displayName, plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.ts';
+import type { Placement } from '../model/categoryIndex.ts';
 import { urls } from '../model/urls.ts';
 import type { ArticleProps, PageSpec } from '../pages/types.ts';
 import { digest } from '../build/buildCache.ts';
@@ -114,11 +116,15 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
   const trail: Crumb[] = [home(model)];
   if (placement) {
-    trail.push({ name: pick(placement.category.title), href: urls.category(placement.category.slug) });
-    trail.push({ name: pick(placement.subcategory.title), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
+    trail.push({ name: plainName(pick(placement.category.title)), href: urls.category(placement.category.slug) });
+    trail.push({ name: plainName(pick(placement.subcategory.title)), href: urls.subcategory(placement.category.slug, placement.subcategory.slug) });
   }
   trail.push({ name: article.title, href: path });
-  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
+  // Topics are names from the frontmatter, shown by SPEC section 5's display rules: a subcategory the
+  // categories do not know (the article is filed under "other": "recordKeeping" → "Record Keeping"), then the subsubcategories.
+  const lang = article.locale.slice(0, 2);
+  const topicsOf = (p: Placement) => [...(p.unknownSubcategory ? [p.unknownSubcategory] : []), ...p.subsubcategories];
+  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const alternates = others.length
@@ -146,7 +152,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
             updated: article.updated,
             author: { name: author.name, slug: author.slug },
             locale: article.locale,
-            section: placement ? pick(placement.category.title) : undefined,
+            section: placement ? plainName(pick(placement.category.title)) : undefined,
             keywords: tags,
             words: article.words,
           },

@@ -44,7 +44,8 @@ export const BUILD_FOLDERS: readonly FolderClaim[] = [
   { folder: 'search/', holds: 'the search index, cached as immutable' },
   { folder: 'page-data/', holds: 'the page data, which robots.txt keeps crawlers out of', admitsPageData: true },
   { folder: 'page-data/sq/d/', holds: 'the shared page data, cached as immutable' },
-  { folder: 'slice-data/', holds: 'the header and footer, which robots.txt keeps crawlers out of' },
+  // No longer written (issue 18), still kept from pages: robots.txt keeps crawlers out of it, and older deployments may hold files there.
+  { folder: 'slice-data/', holds: 'what older builds wrote there, which robots.txt keeps crawlers out of' },
   { folder: '.felt/', holds: 'the build manifest' },
 ];
 

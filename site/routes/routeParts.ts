@@ -10,13 +10,14 @@ import { displayPath } from '../../shared/paths.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { Head, PageProps, PageSpec } from '../pages/types.ts';
-import { sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
+import { adsFor, sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
 
 export type Draft = PageProps & { path: string; head: Head };
 
 /** Adds each page's sponsored links; the four headings are translated once, not once per page. */
 export function sponsorship(model: SiteModel): (draft: Draft) => PageSpec {
-  const { ads, settings } = model.content;
+  const { settings } = model.content;
+  const ads = adsFor(model.content.ads, model.translator.ui);
   const headings = new Map<number, string>();
   return (draft) => {
     const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);

@@ -4,6 +4,7 @@
  * with archive pages numbered from the oldest (model/pagination.ts).
  */
 import type { Author, CategoryNode } from '../../shared/types.ts';
+import { plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import type { SiteModel } from '../model/siteModel.ts';
@@ -130,8 +131,9 @@ function* listingRoutes(model: SiteModel): Generator<Route> {
   const site = model.content.settings.title;
   for (const category of model.content.categories) {
     const base = urls.category(category.slug);
-    const trail = once(() => [home(model), { name: pick(category.title), href: base }]);
-    const feed = once(() => ({ title: t('feed.categoryTitle', { site, category: pick(category.title) }), href: urls.categoryFeed(category.slug) }));
+    // Emoji decorate the menu and the cards; a trail, a title or a feed is read out or by machines (shared/names.ts plainName).
+    const trail = once(() => [home(model), { name: plainName(pick(category.title)), href: base }]);
+    const feed = once(() => ({ title: t('feed.categoryTitle', { site, category: plainName(pick(category.title)) }), href: urls.categoryFeed(category.slug) }));
     const topics = once(() =>
       category.children.map((child) => ({
         title: pick(child.title),
@@ -146,7 +148,7 @@ function* listingRoutes(model: SiteModel): Generator<Route> {
     for (const child of category.children) {
       const childBase = urls.subcategory(category.slug, child.slug);
       const childIds = model.index.bySubcategory.get(subcategoryKey(category.key, child.key)) ?? [];
-      const childShared = once(() => ({ trail: [...trail(), { name: pick(child.title), href: childBase }], topics: [], feed: feed() }));
+      const childShared = once(() => ({ trail: [...trail(), { name: plainName(pick(child.title)), href: childBase }], topics: [], feed: feed() }));
       yield* paginate(model, {
         base: childBase,
         kind: 'subcategory',
@@ -196,12 +198,12 @@ function listingPage(model: SiteModel, listing: Listing, path: string, page: num
     kind: listing.kind,
     path,
     head: {
-      title: pageTitle(model, t('category.title', { category: heading, site: settings.title }), page),
+      title: pageTitle(model, t('category.title', { category: plainName(heading), site: settings.title }), page),
       description,
       canonical: path,
       ogType: 'website',
       structuredData: [
-        { type: 'collection', path, name: heading, description },
+        { type: 'collection', path, name: plainName(heading), description },
         { type: 'breadcrumbs', trail },
       ],
       alternates: [],

@@ -44,3 +44,15 @@ describe.each([375, 1280])('axe at %i px', (width) => {
     expect(found).toEqual({});
   });
 });
+
+describe.each([375, 1280])('axe with the search results open at %i px', (width) => {
+  it('finds no violations on the home page, whose category sections share names with the result groups', async () => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(server.url + '/', { waitUntil: 'networkidle' });
+    await page.locator('.search-input').fill('bet');
+    await page.waitForSelector('.search-results .search-group');
+    expect(describeViolations(await runAxe(page))).toEqual([]);
+    await page.close();
+  });
+});

@@ -120,6 +120,9 @@ describe('service worker', () => {
     const response = await page.goto(site.url + '/terms');
     expect(response?.status()).toBe(503);
     expect(await page.locator('body').innerText()).toContain('You are offline');
+    // Styled as the site (issue 18, item 6): its header band and a home link that reads as words.
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')!).position)).toBe('sticky');
+    expect(await page.locator('main a[href="/"]').innerText()).toBe('Back to the home page');
     await page.close();
   });
 });

@@ -80,6 +80,19 @@ describe('felt command errors', () => {
     expect(printed.join('')).toMatch(/is missing or empty\. run felt build first/);
   });
 
+  it('generates offline from a local OpenAI-compatible server (Ollama, llama.cpp) with no OPENAI_API_KEY (issue 18, item 6)', async () => {
+    delete process.env.OPENAI_API_KEY;
+    llm.chats.length = 0;
+    expect(await felt('generate', '--locale', 'en_US', '--count', '1', '--model', 'llama3.1:8b', '--storage', 'local')).toBe(0);
+    expect(llm.chats.map((chat) => chat.body.model)).toEqual(['llama3.1:8b']);
+    // Neither a key nor a local server: one line saying what to set.
+    delete process.env.OPENAI_BASE_URL;
+    printed.length = 0;
+    expect(await felt('generate', '--locale', 'en_US', '--count', '1', '--storage', 'local')).toBe(1);
+    expect(printed.join('')).toMatch(/felt: .*OPENAI_API_KEY is not set/);
+    expect(printed.join('')).toMatch(/OPENAI_BASE_URL for a local OpenAI-compatible server/);
+  });
+
   it('--dry-run --json prints the plan and prompts without calling the endpoint', async () => {
     const before = llm.log.length;
     expect(await felt('generate', '--locale', 'ru_RU', '--count', '2', '--dry-run', '--json')).toBe(0);

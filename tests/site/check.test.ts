@@ -30,9 +30,10 @@ describe('checkContent', () => {
     const report = await checkContent({ contentDir: dir });
     const lines = report.problems.map(formatProblem);
     expect(report.ok).toBe(false);
-    // The summary line an operator reads: five missing article fields and two settings problems.
-    expect(report).toMatchObject({ errors: 7, warnings: 0 });
+    // The summary line an operator reads: five missing article fields, the unknown author and two settings problems.
+    expect(report).toMatchObject({ errors: 8, warnings: 0 });
     expect(report.problems.map((p) => `${path.basename(p.file)} ${p.field}`).sort()).toEqual([
+      'broken.md author',
       'broken.md date',
       'broken.md description',
       'broken.md entities',
@@ -46,6 +47,51 @@ describe('checkContent', () => {
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "slug": slug is required/));
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "date": date is required/));
     for (const problem of report.problems) expect(problem.line, formatProblem(problem)).toBeGreaterThan(0);
+  });
+});
+
+describe('a file with problems of its own and across files (issue 18, item 6)', () => {
+  it('reports its fields and its references in one round, not the references after the fields are fixed', async () => {
+    const dir = await fixtureCopy({
+      'articles/en_US/two-rounds.md': [
+        '---',
+        'title: Two Rounds',
+        'slug: two-rounds',
+        'description: Broken fields and broken references at once.',
+        'author: Nobody Known',
+        'date: 2026-02-30',
+        'locale: en_US',
+        'entities:',
+        '  - category: noSuchCategory',
+        '---',
+        'Text.',
+      ].join('\n'),
+      'articles/en_US/first-steps-again.md': [
+        '---',
+        'title: 123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890',
+        'slug: first-steps',
+        'description: A copy.',
+        'author: Mara Lindqvist',
+        'date: 2026-01-01',
+        'locale: en_US',
+        'entities:',
+        '  - category: bettingStrategies',
+        '---',
+        'Text.',
+      ].join('\n'),
+    });
+    const report = await checkContent({ contentDir: dir });
+    const found = report.problems.map((p) => `${path.basename(p.file)}:${p.line} ${p.field}`).sort();
+    // The refused copy's slug is taken by first-steps.md (both named), beside its too-long title;
+    // two-rounds.md's unknown author and category beside its impossible date.
+    expect(found).toEqual([
+      'first-steps-again.md:2 title',
+      'first-steps-again.md:3 slug',
+      'first-steps.md:3 slug',
+      'two-rounds.md:5 author',
+      'two-rounds.md:6 date',
+      'two-rounds.md:8 entities',
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDisplayFixes, slugify, toCamelCase, toTitleCase } from '../../shared/names.ts';
+import { applyDisplayFixes, displayName, plainName, slugify, toCamelCase, toTitleCase } from '../../shared/names.ts';
 
 describe('toCamelCase', () => {
   it.each([
@@ -27,6 +27,29 @@ describe('display fixes', () => {
   it('fixes DeFi and NFT inside free text only', () => {
     expect(applyDisplayFixes('defi and nft markets, not a definition')).toBe('DeFi and NFT markets, not a definition');
   });
+});
+
+describe('displayName', () => {
+  it.each([
+    ['defi wallets', 'en', 'DeFi Wallets'],
+    ['defiWallets', 'en', 'DeFi Wallets'],
+    ['house-edge', 'en', 'House Edge'],
+    ['nft art', 'en', 'NFT Art'],
+    ['RTP', 'en', 'RTP'],
+    ['Venue Self-Exclusion', 'en', 'Venue Self-Exclusion'],
+    ["Texas Hold'em", 'en', "Texas Hold'em"],
+    ['Домашние игры', 'ru', 'Домашние игры'],
+    ['canlı bahis', 'tr', 'Canlı bahis'],
+  ])('%s (%s) → %s', (input, lang, expected) => expect(displayName(input, lang)).toBe(expected));
+});
+
+describe('plainName', () => {
+  it.each([
+    ['💰 Betting Strategies', 'Betting Strategies'],
+    ['⏱️ Setting Limits for Yourself', 'Setting Limits for Yourself'],
+    ['👨‍👩‍👧 Family 🇹🇷 games', 'Family games'],
+    ['Poker 101', 'Poker 101'],
+  ])('%s → %s', (input, expected) => expect(plainName(input)).toBe(expected));
 });
 
 describe('slugify', () => {

@@ -3,6 +3,7 @@
  * page from its page data instead of loading a new document. Whatever goes
  * wrong falls back to what the browser would do anyway: a full load.
  */
+import { plainName } from '../../../shared/names.ts';
 import type { StaticQueryData } from '../../islands/types.ts';
 import { format } from '../../islands/types.ts';
 import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.ts';
@@ -93,13 +94,17 @@ export class Router {
     swapHead(context.headHtml ?? '', context.head.title);
     main.innerHTML = context.html;
     main.dataset.kind = context.kind;
+    // The error pages carry no advertising (the server leaves the block out of their HTML; here it is kept for the next page).
+    const newUrl = document.querySelector<HTMLElement>('.new-url');
+    if (newUrl) newUrl.hidden = context.kind === 'notFound' || context.kind === 'serverError';
     this.undoIslands = hydrate ? hydrate(main) : () => undefined;
     this.renders++;
   }
 
   private afterRender(url: URL): void {
     const main = document.getElementById('main')!;
-    const heading = main.querySelector('h1')?.textContent?.trim();
+    // Emoji decorate a heading; "Navigated to 💰 Betting Strategies" would be read out as "money bag".
+    const heading = plainName(main.querySelector('h1')?.textContent ?? '');
     main.focus({ preventScroll: true });
     this.notices.announce(format(this.options.data.nav.announce, { title: heading || document.title }));
     this.options.onRendered?.(main);

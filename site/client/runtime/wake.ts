@@ -29,7 +29,7 @@ export function firstInteraction(): Promise<void> {
 export function holdClicks(islands: () => Element[]): () => void {
   let held: { button: HTMLElement; detail: number } | undefined;
   const hold = (event: MouseEvent) => {
-    const button = (event.target as Element | null)?.closest?.('button, [role="button"]');
+    const button = (event.target as Element | null)?.closest?.('button, summary, [role="button"]');
     if (!(button instanceof HTMLElement) || !islands().some((island) => island.contains(button))) return;
     event.preventDefault();
     event.stopImmediatePropagation();

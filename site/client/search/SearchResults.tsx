@@ -67,7 +67,8 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
         </div>
       )}
       {groupHits(hits, menu).map((group) => (
-        <section key={group.key} className="search-group" aria-label={group.title}>
+        // A group, not a region: as landmarks the groups would repeat the names of the page's own category sections (axe landmark-unique).
+        <section key={group.key} className="search-group" role="group" aria-label={group.title}>
           <h2 className="search-group-title">{group.title}</h2>
           {group.subgroups.map((sub) => (
             <div key={sub.key} className="search-subgroup">
