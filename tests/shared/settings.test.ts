@@ -84,7 +84,10 @@ describe('site.json storage fields', () => {
     it("an empty GOOGLE_CLOUD_PROJECT (a workflow's unset variable) falls back to the credentials' project, not to an empty one (issue 17)", async () => {
       const { dir } = await withSiteJson((site) => Object.assign(site.storage, { backend: 'gcs', apiEndpoint: gcs.url }));
       const key = path.join(dir, 'service-account.json');
-      await writeFile(key, JSON.stringify({ type: 'service_account', project_id: 'felt-from-the-key', client_email: 'night@felt-from-the-key.iam.gserviceaccount.com' }));
+      await writeFile(
+        key,
+        JSON.stringify({ type: 'service_account', project_id: 'felt-from-the-key', client_email: 'night@felt-from-the-key.iam.gserviceaccount.com' }),
+      );
       const before = { project: process.env.GOOGLE_CLOUD_PROJECT, key: process.env.GOOGLE_APPLICATION_CREDENTIALS };
       process.env.GOOGLE_CLOUD_PROJECT = '';
       process.env.GOOGLE_APPLICATION_CREDENTIALS = key;
