@@ -13,7 +13,7 @@
  * snapshot night download no unchanged article.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +93,7 @@ const cachePaths = (step: Step) =>
     .filter(Boolean);
 
 /** Runs the job's steps in order; the CI cache is `cacheDir` (absent: empty). */
-async function night(name: string, cacheDir: string): Promise<{ outputs: string[]; checkout: string; summary: string }> {
+async function night(name: string, cacheDir: string): Promise<{ outputs: string[]; checkout: string; summary: string; verdict: number }> {
   const checkout = await freshCheckout(name);
   const summaryFile = path.join(work, `${name}-summary.md`);
   const env: NodeJS.ProcessEnv = {
@@ -102,6 +102,7 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
     // The workflow's own env, minus what GitHub fills from secrets and variables (set here instead).
     ...Object.fromEntries(Object.entries(job.env).filter(([, v]) => !String(v).includes('${{'))),
     COUNT: '2',
+    FELT_RUN: `workflow-test-${name}`,
     SITE_BUCKET: SITE,
     OPENAI_API_KEY: 'workflow-test-key',
     OPENAI_BASE_URL: llm.url,
@@ -113,6 +114,7 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
     npm_config_update_notifier: 'false',
   };
   const outputs: string[] = [];
+  let verdict = -1;
   for (const step of job.steps) {
     const uses = step.uses?.split('@')[0];
     if (step.run !== undefined) {
@@ -120,7 +122,7 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
       if (/^npm ci\b/.test(step.run)) continue; // node_modules is linked into the checkout
       const { code, output } = await shell(step.run, checkout, env);
       outputs.push(`## ${step.name}\n${output}`);
-      if (step.name === 'Verdict') expect(code, output).toBe(0);
+      if (step.name === 'Verdict') verdict = code;
       else expect(code, `${step.name} exited ${code}:\n${output}`).toBe(0);
     } else if (uses === 'actions/cache/restore') {
       if (existsSync(cacheDir))
@@ -138,7 +140,7 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
       await cp(path.join(checkout, step.with!.path!), path.join(work, `${name}-artifact`), { recursive: true });
     }
   }
-  return { outputs, checkout, summary: existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : '' };
+  return { outputs, checkout, verdict, summary: existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : '' };
 }
 
 const articleDownloads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).includes('/articles/'));
@@ -149,7 +151,8 @@ describe('the content workflow, step by step', () => {
 
   it('night 1, no cache and no state: generates, publishes, pulls, checks, builds and deploys all three sites', async () => {
     gcs.resetLog();
-    const { summary, checkout } = await night('night-1', cache());
+    const { summary, checkout, verdict } = await night('night-1', cache());
+    expect(verdict).toBe(0);
     for (const locale of LOCALES) {
       expect(deployed(locale).has('index.html'), locale).toBe(true);
       // Earlier articles and the two generated tonight are on the site.
@@ -194,5 +197,26 @@ describe('the content workflow, step by step', () => {
     expect(articleDownloads()).toHaveLength(3 * 4);
     expect(summary).toMatch(/pull: 198 downloaded \(186 from the state snapshot\)/);
     for (const locale of LOCALES) expect(deployed(locale).has('index.html')).toBe(true);
+  }, 600_000);
+
+  it("night 4, every tr_TR answer is bad: en_US and ru_RU still publish, build and deploy; the run reports tr_TR's failure", async () => {
+    llm.reply = (call) => (call.language === 'tr' ? { content: 'I cannot help with that.' } : undefined);
+    try {
+      const before = new Map(LOCALES.map((l) => [l, new Set(deployed(l).keys())]));
+      gcs.resetLog();
+      const { summary, verdict, checkout } = await night('night-4', cache());
+      const code = Number(await readFile(path.join(checkout, 'reports', 'generate-tr_TR.exit'), 'utf8'));
+      expect([1, 2]).toContain(code);
+      // The run says so: a failure fails the verdict, skipped items (exit 2) are a warning.
+      expect(verdict).toBe(code === 1 ? 1 : 0);
+      expect(summary).toMatch(/\| tr_TR \| (0|failed \(exit 1\)) \|/);
+      for (const locale of ['en_US', 'ru_RU'] as const) {
+        const fresh = [...deployed(locale).keys()].filter((n) => n.endsWith('.html') && !before.get(locale)!.has(n));
+        expect(fresh.length, `${locale}: new pages deployed`).toBeGreaterThan(0);
+      }
+      expect(deployed('tr_TR').has('index.html')).toBe(true);
+    } finally {
+      llm.reply = () => undefined;
+    }
   }, 600_000);
 });
