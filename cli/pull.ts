@@ -8,11 +8,15 @@
  * others are pulled (issue 17: one bad object must not fail every night).
  * The size limit is read from the listing, so an oversized object is never
  * downloaded.
+ * Local checksums come from a size+mtime cache (localChecksums.ts), so
+ * unchanged articles are neither downloaded nor read. With --snapshot a
+ * runner with an empty content/ takes most articles from the bucket's packed
+ * state (snapshot.ts) instead of one GET each, and keeps that state current.
  */
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { FeltError } from '../shared/errors.ts';
+import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { LIMITS, tooLarge } from '../shared/limits.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
@@ -21,9 +25,11 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
-import type { Bucket } from './storage/types.ts';
+import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { contentDirFor } from '../shared/contentOrigin.ts';
 import { pullRetractions } from './pullRetractions.ts';
+import { LocalChecksums } from './localChecksums.ts';
+import { RESTORE_ABOVE, isStale, readManifest, readPack, writeSnapshot } from './snapshot.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -32,6 +38,8 @@ export interface PullOptions {
   delete?: boolean;
   dryRun?: boolean;
   storage?: StorageChoice;
+  /** Restore from and keep the bucket's packed state (state/): see snapshot.ts. */
+  snapshot?: boolean;
   reporter?: Reporter;
 }
 
@@ -49,6 +57,12 @@ export interface PullResult {
   /** Retraction records written into content/retracted/, and the article files they removed (cli/pullRetractions.ts). */
   retracted?: { records: string[]; removed: string[]; unretracted: string[] };
   dryRun: boolean;
+  /** Local files read to learn their checksum (the others were answered by the size+mtime cache). */
+  hashedLocally: number;
+  /** Of `download`, the articles taken from the bucket's packed state instead of one GET each. */
+  fromSnapshot: number;
+  /** Locales whose packed state this pull rewrote. */
+  snapshotWritten: string[];
 }
 
 export function checkLocales(values: string[] | undefined): readonly ContentLocale[] {
@@ -80,12 +94,19 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     skipped: [],
     failed: [],
     dryRun: Boolean(options.dryRun),
+    hashedLocally: 0,
+    fromSnapshot: 0,
+    snapshotWritten: [],
   };
-  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
+  const checksums = await LocalChecksums.open(articlesRoot);
+  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string; packed?: Buffer }[] = [];
+  const listings = new Map<ContentLocale, ObjectInfo[]>();
   for (const locale of locales) {
     const folder = path.join(articlesRoot, 'articles', locale);
-    const local = await localChecksums(folder);
+    const local = await checksums.folder(folder, locale);
     const remote = new Set<string>();
+    const listing: ObjectInfo[] = [];
+    listings.set(locale, listing);
     for (const object of await bucket.list(`articles/${locale}/`)) {
       const slug = articleSlugOf(object.name, locale);
       if (!slug) {
@@ -98,11 +119,13 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         result.skipped.push({ name: object.name, reason: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` });
         continue;
       }
+      listing.push(object);
       if (local.get(slug) === object.md5) result.unchanged++;
       else jobs.push({ locale, slug, name: object.name, md5: object.md5 });
     }
     for (const slug of local.keys()) if (!remote.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
   }
+  result.hashedLocally = checksums.hashed;
   result.download = jobs.map((j) => j.name);
   reporter.print(
     `plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''} from ${bucket.location}`,
@@ -118,6 +141,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     const folder = path.join(articlesRoot, 'articles', locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
   }
+  const unusable = options.snapshot ? await takeFromSnapshots(jobs, locales, bucket, reporter, result) : new Set<string>();
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
   const limit = pLimit(16);
   await Promise.all(
@@ -130,11 +154,12 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           progress.tick(`${list === result.skipped ? 'skipped' : 'failed'} ${job.name}`);
         };
         try {
-          const data = await bucket.read(job.name);
+          const data = job.packed ?? (await bucket.read(job.name));
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
           const problems = articleObjectProblems(data, target, job.locale, project);
           if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
           await writeFileAtomic(target, data);
+          await checksums.wrote(target, job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
         } catch (error) {
           leaveOut(result.failed, error instanceof Error ? error.message : String(error));
@@ -144,18 +169,81 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   );
   for (const file of result.remove) {
     await rm(file, { force: true });
+    checksums.forget(path.basename(path.dirname(file)), path.basename(file, '.md'));
     progress.tick(`deleted ${file}`);
   }
   progress.done();
+  await checksums.save();
+  if (options.snapshot) await keepSnapshots(listings, unusable, bucket, articlesRoot, reporter, result);
   await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
   return result;
 }
 
-async function localChecksums(folder: string): Promise<Map<string, string>> {
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.md'));
-  const limit = pLimit(32);
-  const sums = await Promise.all(names.map((name) => limit(async () => [name.slice(0, -3), md5Base64(await readFile(path.join(folder, name)))] as const)));
-  return new Map(sums);
+/** A runner with many articles to fetch takes those the packed state has (same MD5) from it: one GET per locale instead of one per article. */
+async function takeFromSnapshots(
+  jobs: { locale: ContentLocale; slug: string; md5: string; packed?: Buffer }[],
+  locales: readonly ContentLocale[],
+  bucket: Bucket,
+  reporter: Reporter,
+  result: PullResult,
+): Promise<Set<string>> {
+  const unusable = new Set<string>();
+  for (const locale of locales) {
+    const mine = jobs.filter((j) => j.locale === locale);
+    if (mine.length <= RESTORE_ABOVE) continue;
+    try {
+      const manifest = await readManifest(bucket, locale);
+      if (!manifest) {
+        reporter.note(
+          `felt: no state snapshot for ${locale} in ${bucket.location}; downloading ${mine.length} articles one by one (the end of this pull writes one)`,
+        );
+        continue;
+      }
+      const packed = await readPack(bucket, manifest, new Map(mine.map((j) => [j.slug, j.md5])));
+      for (const job of mine) job.packed = packed.get(job.slug);
+      result.fromSnapshot += packed.size;
+    } catch (error) {
+      if (!(error instanceof FeltError)) throw error;
+      reporter.note(`felt: ${describeError(error)}`);
+      unusable.add(locale);
+    }
+  }
+  return unusable;
+}
+
+/** Rewrites a locale's packed state when it has fallen behind the bucket (or there is none), and only for a locale pulled whole. */
+async function keepSnapshots(
+  listings: Map<ContentLocale, ObjectInfo[]>,
+  unusable: ReadonlySet<string>,
+  bucket: Bucket,
+  contentDir: string,
+  reporter: Reporter,
+  result: PullResult,
+) {
+  // A skipped object (invalid, issue 17) was never written locally, so it cannot be packed: the state holds what content/ holds.
+  const skipped = new Set(result.skipped.map((s) => s.name));
+  for (const [locale, everything] of listings) {
+    if (result.failed.some((f) => f.name.startsWith(`articles/${locale}/`))) continue;
+    const listing = everything.filter((object) => !skipped.has(object.name));
+    let manifest;
+    try {
+      // A state found damaged while restoring is rewritten whatever its manifest says.
+      if (!unusable.has(locale)) manifest = await readManifest(bucket, locale);
+    } catch (error) {
+      if (!(error instanceof FeltError)) throw error;
+    }
+    if (!isStale(manifest, listing)) continue;
+    try {
+      await writeSnapshot(bucket, locale, listing, (object) => path.join(contentDir, 'articles', locale, path.posix.basename(object.name)));
+    } catch (error) {
+      // The articles are pulled; only the next fresh runner's shortcut is missing, so this is a note, not a failure.
+      if (!(error instanceof FeltError)) throw error;
+      reporter.note(`felt: state snapshot of ${locale} not written: ${describeError(error)}`);
+      continue;
+    }
+    result.snapshotWritten.push(locale);
+    reporter.print(`state snapshot of ${locale} written to ${bucket.location}/state/ (${listing.length} articles)`);
+  }
 }
 
 /** Production's retractions only: the dev bucket has none, and content.dev/ is never built as a site. */

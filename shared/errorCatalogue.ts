@@ -88,6 +88,10 @@ const entries = {
     hint: 'someone else wrote it meanwhile; run the command again to see the new plan',
   },
   STORAGE_NOT_FOUND: { title: 'No such object', hint: 'check the name, the bucket and --storage' },
+  STATE_UNUSABLE: {
+    title: "The bucket's state snapshot cannot be used",
+    hint: 'downloading the articles one by one instead; the next `felt pull --snapshot` rewrites it',
+  },
 
   // The LLM
   LLM_NOT_CONFIGURED: {

@@ -8,6 +8,7 @@ interface Flags extends CommonFlags {
   locale?: string[];
   delete?: boolean;
   dryRun?: boolean;
+  snapshot?: boolean;
 }
 
 export function registerPull(program: Command): void {
@@ -18,7 +19,8 @@ export function registerPull(program: Command): void {
       .option('--env <env>', 'prod, or dev: written to content.dev/, never to content/, so no production build reads it', 'prod')
       .option('--locale <locale>', 'only this content locale (repeatable)', collect)
       .option('--delete', 'delete local articles that are not in the bucket')
-      .option('--dry-run', 'print the plan only'),
+      .option('--dry-run', 'print the plan only')
+      .option('--snapshot', "take most articles from the bucket's packed state when content/ is empty, and keep that state current (state/ in the bucket)"),
   ).action(async (flags: Flags) => {
     if (flags.env !== 'prod' && flags.env !== 'dev') throw new FeltError('BAD_OPTION', `--env must be prod or dev, not "${flags.env}"`);
     const reporter = reporterFor(flags);
@@ -29,10 +31,14 @@ export function registerPull(program: Command): void {
       locales: flags.locale,
       delete: flags.delete,
       dryRun: flags.dryRun,
+      snapshot: flags.snapshot,
       storage: storageChoice(flags),
       reporter,
     });
-    if (!result.dryRun) reporter.print(`pulled ${result.download.length}, deleted ${result.remove.length}, ${result.unchanged} unchanged`);
+    if (!result.dryRun)
+      reporter.print(
+        `pulled ${result.download.length}${result.fromSnapshot ? ` (${result.fromSnapshot} from the state snapshot)` : ''}, deleted ${result.remove.length}, ${result.unchanged} unchanged`,
+      );
     finishWithSkips(reporter, result, result.failed, result.skipped, 'pull');
   });
 }

@@ -3,6 +3,7 @@
  * names the buckets: `{prefix}-dev` for generated articles, `{prefix}` for
  * production.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
 import { SLUG_PATTERN } from '../../shared/names.ts';
@@ -32,8 +33,23 @@ export function openStorage(project: Project, choice: StorageChoice = {}): Stora
   if (kind === 'local') return new LocalStorage(path.resolve(project.root, choice.localRoot ?? project.settings.storage.localRoot));
   const env = process.env;
   const { storage } = project.settings;
-  const projectId = env.GOOGLE_CLOUD_PROJECT ?? env.GCLOUD_PROJECT ?? storage.projectId ?? storage.prefix;
+  // `||`, not `??`: a workflow that writes GOOGLE_CLOUD_PROJECT: ${{ vars.X }} sets it to "" when the variable is unset (issue 17).
+  const projectId =
+    env.GOOGLE_CLOUD_PROJECT || env.GCLOUD_PROJECT || storage.projectId || credentialsProject(env.GOOGLE_APPLICATION_CREDENTIALS) || storage.prefix;
   return new GcsStorage({ projectId, apiEndpoint: choice.apiEndpoint ?? storage.apiEndpoint });
+}
+
+/** The project of a service account key file (its project_id), as Google's own tools fall back to it. */
+function credentialsProject(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  try {
+    const key = JSON.parse(readFileSync(file, 'utf8')) as { project_id?: unknown; quota_project_id?: unknown };
+    const project = key.project_id ?? key.quota_project_id;
+    return typeof project === 'string' && project ? project : undefined;
+  } catch {
+    // An unreadable key is the client library's to report, with its own message, when it is used.
+    return undefined;
+  }
 }
 
 export type BucketEnv = 'dev' | 'prod';

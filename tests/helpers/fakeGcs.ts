@@ -5,7 +5,10 @@
  * prefix, delimiter and pageToken, alt=media downloads, object get, patch and
  * delete, rewriteTo copies, ifGenerationMatch preconditions, and a bucket's
  * website settings (get and patch). Every
- * request is logged with its kind so tests can assert "nothing uploaded".
+ * request is logged with its kind and the bytes it moved, so tests can assert
+ * "nothing uploaded" and benchmarks can count requests and bytes by kind.
+ * Listing stays fast at 100,000 objects (a bench's bucket): names are sorted
+ * once per change of the name set, checksums computed once per stored body.
  */
 import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
@@ -36,6 +39,10 @@ export interface LoggedRequest {
   query: Record<string, string>;
   /** When the request arrived (Date.now()), to measure waits between retries. */
   at: number;
+  /** Bytes of the request body (an upload's data and metadata). */
+  bytesIn: number;
+  /** Bytes of the response body (a download's data, a listing's JSON). */
+  bytesOut: number;
 }
 
 interface StoredObject {
@@ -71,6 +78,8 @@ export interface FakeGcs {
   /** Faults answered before the real work (a 503 with Retry-After, ...); each is used up after `times` requests. */
   faults: InjectedFault[];
   count(kind: RequestKind): number;
+  /** Bytes in and out over the logged requests, optionally of one kind. */
+  bytes(kind?: RequestKind): { in: number; out: number };
   resetLog(): void;
   /** Called after every change to an object (written, replaced or deleted), with the bucket as it now is: every state a visitor could see. */
   afterChange?: (bucket: string) => void;
@@ -108,8 +117,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     ...(o.contentEncoding ? { contentEncoding: o.contentEncoding } : {}),
     cacheControl: o.cacheControl,
     size: String(o.declaredSize ?? o.data.length),
-    md5Hash: createHash('md5').update(o.data).digest('base64'),
-    crc32c: crc32c(o.data),
+    md5Hash: checksums(o.data).md5,
+    crc32c: checksums(o.data).crc32c,
     metadata: o.metadata,
     updated: o.updated,
     timeCreated: o.updated,
@@ -145,11 +154,13 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     const body = await buffer(req);
     const send = (status: number, json?: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { ...(json === undefined ? {} : { 'content-type': 'application/json' }), ...headers });
-      res.end(json === undefined ? undefined : JSON.stringify(json));
+      const text = json === undefined ? undefined : JSON.stringify(json);
+      entry.bytesOut = text === undefined ? 0 : Buffer.byteLength(text);
+      res.end(text);
     };
     const fail = (status: number, message: string) =>
       send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
-    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query, at: Date.now() };
+    const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query, at: Date.now(), bytesIn: body.length, bytesOut: 0 };
     log.push(entry);
     /** Answers an injected fault for this request, if one matches; true when it did. */
     const injected = (name?: string): boolean => {
@@ -297,11 +308,13 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       res.writeHead(200, {
         'content-type': object.contentType,
         ...(stored === 'gzip' && sendStored ? { 'content-encoding': 'gzip' } : {}),
-        'x-goog-hash': `crc32c=${crc32c(object.data)},md5=${createHash('md5').update(object.data).digest('base64')}`,
+        'x-goog-hash': `crc32c=${checksums(object.data).crc32c},md5=${checksums(object.data).md5}`,
         'x-goog-stored-content-encoding': stored,
         'x-goog-generation': String(object.generation),
       });
-      return res.end(sendStored ? object.data : gunzipSync(object.data));
+      const sent = sendStored ? object.data : gunzipSync(object.data);
+      entry.bytesOut = sent.length;
+      return res.end(sent);
     }
     if (req.method === 'GET') {
       entry.kind = 'object.get';
@@ -337,6 +350,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     forbidden,
     faults,
     count: (kind) => log.filter((r) => r.kind === kind).length,
+    bytes: (kind) =>
+      log.filter((r) => kind === undefined || r.kind === kind).reduce((sum, r) => ({ in: sum.in + r.bytesIn, out: sum.out + r.bytesOut }), { in: 0, out: 0 }),
     resetLog: () => void log.splice(0),
     put(bucket, name, data, meta = {}) {
       if (!buckets.has(bucket)) buckets.set(bucket, new Map());
@@ -356,6 +371,28 @@ function crc32c(data: Buffer): string {
   return crc.toString();
 }
 
+/** A stored body's checksums, computed once: a listing of 100,000 objects would otherwise hash them all on every page. */
+const checksumCache = new WeakMap<Buffer, { md5: string; crc32c: string }>();
+function checksums(data: Buffer): { md5: string; crc32c: string } {
+  let sums = checksumCache.get(data);
+  if (!sums) checksumCache.set(data, (sums = { md5: createHash('md5').update(data).digest('base64'), crc32c: crc32c(data) }));
+  return sums;
+}
+
+/**
+ * A bucket's names in order, sorted again only when the set of names changed
+ * (tests also change `buckets` directly, so the cache checks the names, which
+ * is far cheaper than sorting them for every page of a listing).
+ */
+const sortedNames = new WeakMap<Map<string, StoredObject>, string[]>();
+function namesInOrder(bucket: Map<string, StoredObject>): string[] {
+  const cached = sortedNames.get(bucket);
+  if (cached && cached.length === bucket.size && cached.every((name) => bucket.has(name))) return cached;
+  const names = [...bucket.keys()].sort();
+  sortedNames.set(bucket, names);
+  return names;
+}
+
 function listObjects(
   bucketName: string,
   bucket: Map<string, StoredObject>,
@@ -365,7 +402,7 @@ function listObjects(
   const prefix = query.prefix ?? '';
   const delimiter = query.delimiter;
   const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
-  const names = [...bucket.keys()].filter((n) => n.startsWith(prefix)).sort();
+  const names = namesInOrder(bucket).filter((n) => n.startsWith(prefix));
   const items: string[] = [];
   const prefixes = new Set<string>();
   for (const name of names) {

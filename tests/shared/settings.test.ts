@@ -80,6 +80,30 @@ describe('site.json storage fields', () => {
         .create();
       expect(gcs.log.filter((request) => request.kind === 'bucket.insert').map((request) => request.query.project)).toEqual(['felt-settings-test']);
     });
+
+    it("an empty GOOGLE_CLOUD_PROJECT (a workflow's unset variable) falls back to the credentials' project, not to an empty one (issue 17)", async () => {
+      const { dir } = await withSiteJson((site) => Object.assign(site.storage, { backend: 'gcs', apiEndpoint: gcs.url }));
+      const key = path.join(dir, 'service-account.json');
+      await writeFile(
+        key,
+        JSON.stringify({ type: 'service_account', project_id: 'felt-from-the-key', client_email: 'night@felt-from-the-key.iam.gserviceaccount.com' }),
+      );
+      const before = { project: process.env.GOOGLE_CLOUD_PROJECT, key: process.env.GOOGLE_APPLICATION_CREDENTIALS };
+      process.env.GOOGLE_CLOUD_PROJECT = '';
+      process.env.GOOGLE_APPLICATION_CREDENTIALS = key;
+      try {
+        gcs.resetLog();
+        await openStorage(await loadProject(dir))
+          .bucket('felt-key-bucket')
+          .create();
+      } finally {
+        if (before.project === undefined) delete process.env.GOOGLE_CLOUD_PROJECT;
+        else process.env.GOOGLE_CLOUD_PROJECT = before.project;
+        if (before.key === undefined) delete process.env.GOOGLE_APPLICATION_CREDENTIALS;
+        else process.env.GOOGLE_APPLICATION_CREDENTIALS = before.key;
+      }
+      expect(gcs.log.filter((request) => request.kind === 'bucket.insert').map((request) => request.query.project)).toEqual(['felt-from-the-key']);
+    });
   });
 });
 

@@ -1,0 +1,280 @@
+/**
+ * The operator's whole night, measured (issue 12 item 3): a production bucket
+ * of N articles over the three content locales on the loopback GCS server,
+ * reached by the felt CLI (child processes, the real @google-cloud/storage
+ * client); 20 new articles per locale arrive in the dev bucket (the LLM is not
+ * part of the measure: the night's felt time is everything but the model);
+ * then publish → pull → check → build ×3 → deploy ×3, as
+ * .github/workflows/content.yml runs them.
+ *
+ * Three nights in a row on the same buckets:
+ *   cold   a runner with nothing: no content/, no .felt-cache/, no dist/,
+ *          no state snapshot in the bucket, empty hosting buckets;
+ *   warm   the next night on the same runner (what actions/cache restores);
+ *   fresh  a new runner whose CI cache is gone, but the bucket keeps the
+ *          state snapshot the previous nights wrote and the hosting buckets
+ *          their sites (pull takes the articles from the packs; builds cold).
+ * For each step: wall time and peak memory (/usr/bin/time), requests by kind
+ * and bytes moved (the server's log), and for pull and deploy the unchanged
+ * bodies moved, which must be 0.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
+import { startFakeGcs, type FakeGcs } from '../../tests/helpers/fakeGcs.ts';
+
+const FELT = path.join(ROOT, 'bin', 'felt.js');
+const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
+const NEW_PER_LOCALE = 20;
+const PROD = 'felt-magazine';
+const DEV = 'felt-magazine-dev';
+const site = (locale: string) => `felt-night-site-${locale.toLowerCase().replace('_', '-')}`;
+
+interface StepFigures {
+  step: string;
+  seconds: number;
+  peakMB: number;
+  list: number;
+  getBody: number;
+  getMeta: number;
+  put: number;
+  patch: number;
+  copy: number;
+  delete: number;
+  bytesIn: number;
+  bytesOut: number;
+  /** Article bodies downloaded by pull that were not new tonight; hosting objects uploaded with the bytes they already had. */
+  unchangedMoved: number;
+}
+
+export interface NightFigures {
+  night: 'cold' | 'warm' | 'fresh';
+  articles: number;
+  steps: StepFigures[];
+  totalSeconds: number;
+  peakMB: number;
+  unchangedMoved: number;
+}
+
+/** mulberry32: reproducible corpora. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const WORDS =
+  'bankroll variance odds edge stake market value line closing position pot equity range bluff fold call raise river turn flop tournament cash table limit session record discipline tilt expectation probability handicap spread total parlay hedge exchange margin'.split(
+    ' ',
+  );
+
+interface Corpus {
+  categories: Record<string, { children: Record<string, unknown> }>;
+  authors: { name: string }[];
+}
+
+/** One article of about 600 words, as felt content for `locale`. */
+function article(corpus: Corpus, locale: string, slug: string, index: number, day: string, rand: () => number): Buffer {
+  const sentence = (min: number, max: number) => {
+    const words = Array.from({ length: min + Math.floor(rand() * (max - min)) }, () => WORDS[Math.floor(rand() * WORDS.length)]!);
+    return `${words[0]![0]!.toUpperCase()}${words.join(' ').slice(1)}.`;
+  };
+  const paragraph = () => Array.from({ length: 4 + Math.floor(rand() * 3) }, () => sentence(8, 18)).join(' ');
+  const keys = Object.keys(corpus.categories);
+  const category = keys[index % keys.length]!;
+  const children = Object.keys(corpus.categories[category]!.children);
+  const subcategory = children[Math.floor(rand() * children.length)];
+  const author = corpus.authors[Math.floor(rand() * corpus.authors.length)]!.name;
+  const sections = Array.from({ length: 4 }, (_, s) => `## Section ${s + 1}: ${sentence(3, 6).slice(0, -1)}\n\n${paragraph()}\n\n${paragraph()}`);
+  const entities = subcategory
+    ? `  - category: ${category}\n    subcategories:\n      - subcategory: ${subcategory}\n        subsubcategories: []\n`
+    : `  - category: ${category}\n`;
+  return Buffer.from(
+    `---\ntitle: "${sentence(3, 7).slice(0, -1)} ${index}"\nslug: ${slug}\ndescription: "${sentence(10, 20)}"\nauthor: ${author}\ndate: ${day}\nlocale: ${locale}\nentities:\n${entities}---\n${paragraph()}\n\n${sections.join('\n\n')}\n`,
+  );
+}
+
+const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86400000).toISOString().slice(0, 10);
+
+/** Runs felt under /usr/bin/time: wall seconds and peak resident memory. */
+function felt(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMB: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', process.execPath, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => {
+      const m = /BENCH ([\d.]+) (\d+)/.exec(stderr);
+      if (!m || (code !== 0 && code !== 2)) return reject(new Error(`felt ${args.join(' ')} failed (${code}):\n${stderr.slice(-2000)}`));
+      resolve({ seconds: Number(m[1]), peakMB: Number(m[2]) / 1024 });
+    });
+  });
+}
+
+async function workspace(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(path.join(dir, 'content', 'articles'), { recursive: true });
+  for (const file of ['site.json', 'categories.json', 'authors.json', 'ads.json']) await cp(path.join(ROOT, 'content', file), path.join(dir, 'content', file));
+  await cp(path.join(ROOT, 'content', 'pages'), path.join(dir, 'content', 'pages'), { recursive: true });
+}
+
+const md5 = (data: Buffer) => createHash('md5').update(data).digest('base64');
+
+async function runNight(night: NightFigures['night'], articles: number, dir: string, gcs: FakeGcs, newSlugs: Set<string>): Promise<NightFigures> {
+  const env = { ...process.env, STORAGE_EMULATOR_HOST: gcs.url, GOOGLE_CLOUD_PROJECT: 'felt-bench', NODE_ENV: 'production' };
+  const storage = ['--storage', 'gcs'];
+  const plan: [string, string[]][] = [
+    ['publish', ['publish', '--all', '--yes', ...storage]],
+    ['pull', ['pull', '--env', 'prod', '--delete', '--snapshot', ...storage]],
+    ['check', ['check']],
+    ...LOCALES.map((l): [string, string[]] => [`build ${l}`, ['build', '--locale', l, '--out', `dist/${l}`]]),
+    ...LOCALES.map((l): [string, string[]] => [`deploy ${l}`, ['deploy', '--dist', `dist/${l}`, '--bucket', site(l), '--delete', ...storage]]),
+  ];
+  const steps: StepFigures[] = [];
+  for (const [step, args] of plan) {
+    const hosting = step.startsWith('deploy') ? gcs.buckets.get(site(step.slice(7))) : undefined;
+    const before = new Map([...(hosting ?? new Map<string, { data: Buffer }>())].map(([name, o]) => [name, o.data]));
+    gcs.resetLog();
+    process.stdout.write(`  ${night} ${step}…`);
+    const { seconds, peakMB } = await felt(args, dir, env);
+    process.stdout.write(` ${seconds.toFixed(1)} s\n`);
+    let unchangedMoved = 0;
+    if (step === 'pull')
+      unchangedMoved = gcs.log.filter((r) => {
+        if (r.kind !== 'object.download') return false;
+        const name = decodeURIComponent(r.path.slice(r.path.lastIndexOf('/o/') + 3));
+        return name.startsWith('articles/') && !newSlugs.has(name);
+      }).length;
+    if (hosting)
+      for (const [name, object] of hosting) {
+        const old = before.get(name);
+        if (old && old !== object.data && md5(old) === md5(object.data)) unchangedMoved++;
+      }
+    const bytes = gcs.bytes();
+    steps.push({
+      step,
+      seconds,
+      peakMB,
+      list: gcs.count('object.list'),
+      getBody: gcs.count('object.download'),
+      getMeta: gcs.count('object.get'),
+      put: gcs.count('object.upload') + gcs.count('object.upload.start'),
+      patch: gcs.count('object.patch'),
+      copy: gcs.count('object.rewrite'),
+      delete: gcs.count('object.delete'),
+      bytesIn: bytes.in,
+      bytesOut: bytes.out,
+      unchangedMoved,
+    });
+  }
+  return {
+    night,
+    articles,
+    steps,
+    totalSeconds: steps.reduce((s, x) => s + x.seconds, 0),
+    peakMB: Math.max(...steps.map((s) => s.peakMB)),
+    unchangedMoved: steps.reduce((s, x) => s + x.unchangedMoved, 0),
+  };
+}
+
+async function benchSize(articles: number, work: string): Promise<NightFigures[]> {
+  const gcs = await startFakeGcs();
+  try {
+    const corpus: Corpus = {
+      categories: JSON.parse(await readFile(path.join(ROOT, 'content', 'categories.json'), 'utf8')) as Corpus['categories'],
+      authors: JSON.parse(await readFile(path.join(ROOT, 'content', 'authors.json'), 'utf8')) as Corpus['authors'],
+    };
+    console.log(`\n== ${articles.toLocaleString('en')} articles: filling the production bucket…`);
+    const rand = random(42);
+    for (const [i, locale] of LOCALES.entries()) {
+      const count = Math.floor(articles / 3) + (i < articles % 3 ? 1 : 0);
+      for (let n = 0; n < count; n++) {
+        const slug = `article-${String(n).padStart(6, '0')}`;
+        const body = article(corpus, locale, slug, n, day(n % 2500), rand);
+        gcs.put(PROD, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
+        gcs.put(DEV, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
+      }
+    }
+    for (const locale of LOCALES) gcs.buckets.set(site(locale), new Map());
+    let night = 0;
+    /** Tonight's articles in the dev bucket: 20 a locale, dated after everything else. */
+    const arrive = (): Set<string> => {
+      night++;
+      const names = new Set<string>();
+      for (const locale of LOCALES)
+        for (let n = 0; n < NEW_PER_LOCALE; n++) {
+          const slug = `night-${night}-${n}`;
+          const name = `articles/${locale}/${slug}.md`;
+          gcs.put(DEV, name, article(corpus, locale, slug, 900_000 + night * 100 + n, day(2500 + night), rand), {
+            contentType: 'text/markdown; charset=utf-8',
+          });
+          names.add(name);
+        }
+      return names;
+    };
+    const runner = path.join(work, String(articles), 'runner');
+    await workspace(runner);
+    const cold = await runNight('cold', articles, runner, gcs, arrive());
+    const warm = await runNight('warm', articles, runner, gcs, arrive());
+    const fresh = path.join(work, String(articles), 'fresh-runner');
+    await workspace(fresh);
+    const fromSnapshot = await runNight('fresh', articles, fresh, gcs, arrive());
+    return [cold, warm, fromSnapshot];
+  } finally {
+    await gcs.close();
+  }
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+export function printNights(nights: NightFigures[]): void {
+  const [cold, warm, fresh] = nights as [NightFigures, NightFigures, NightFigures];
+  console.log(`\n### ${cold.articles.toLocaleString('en')} articles (three locales), ${NEW_PER_LOCALE} new per locale each night\n`);
+  console.log(
+    '| step | cold s | warm s | fresh+snapshot s | warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |',
+  );
+  console.log('|---|---:|---:|---:|---|---:|---:|');
+  warm.steps.forEach((w, i) => {
+    const c = cold.steps[i]!;
+    const f = fresh.steps[i]!;
+    console.log(
+      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} | ${f.seconds.toFixed(1)} | ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
+    );
+  });
+  console.log(
+    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** | **${fresh.totalSeconds.toFixed(1)}** | | | ${Math.round(warm.peakMB)} |`,
+  );
+  const sum = (n: NightFigures, k: 'getBody' | 'put' | 'bytesIn' | 'bytesOut') => n.steps.reduce((s, x) => s + x[k], 0);
+  console.log('\n| night | GET bodies | PUTs | MB to the server / from it | unchanged bodies moved | peak MB |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const n of nights)
+    console.log(
+      `| ${n.night} | ${sum(n, 'getBody')} | ${sum(n, 'put')} | ${mb(sum(n, 'bytesIn'))} / ${mb(sum(n, 'bytesOut'))} | ${n.unchangedMoved} | ${Math.round(n.peakMB)} |`,
+    );
+  const ratio = warm.totalSeconds / cold.totalSeconds;
+  const slowest = [...warm.steps].sort((a, b) => b.seconds - a.seconds)[0]!;
+  console.log(
+    `\nwarm/cold = ${ratio.toFixed(3)} (target ≤ 0.1: ${ratio <= 0.1 ? 'met' : 'missed'}); warm ${warm.totalSeconds.toFixed(1)} s${cold.articles >= 100_000 ? ` (target ≤ 60 s: ${warm.totalSeconds <= 60 ? 'met' : 'missed'})` : ''}; unchanged bodies moved on the warm night: ${warm.unchangedMoved}; warm's slowest step: ${slowest.step} ${slowest.seconds.toFixed(1)} s`,
+  );
+}
+
+export async function runNightBench(options: { sizes: number[]; work?: string }): Promise<NightFigures[][]> {
+  const work = options.work ?? path.join(os.tmpdir(), 'felt-bench-night');
+  const results: NightFigures[][] = [];
+  try {
+    for (const size of options.sizes) {
+      const nights = await benchSize(size, work);
+      printNights(nights);
+      results.push(nights);
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  return results;
+}
