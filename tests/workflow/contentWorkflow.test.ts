@@ -143,7 +143,8 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
   return { outputs, checkout, verdict, summary: existsSync(summaryFile) ? await readFile(summaryFile, 'utf8') : '' };
 }
 
-const articleDownloads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).includes('/articles/'));
+// Downloads of production's articles: pull's work. (Publish reads each new dev article too, to check it before it reaches production.)
+const articleDownloads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).includes(`/b/${PROD}/o/articles/`));
 const deployed = (locale: string) => gcs.buckets.get(`${SITE}-${locale}`)!;
 
 describe('the content workflow, step by step', () => {
