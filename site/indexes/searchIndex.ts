@@ -79,9 +79,10 @@ export function buildSearchFiles(entries: SearchEntry[]): OutputFile[] {
       }
     });
   });
-  // A word in more than 1 article's field in 16 (and more than 256) barely narrows a search:
-  // its list is left out and the browser checks the titles of the newest records instead.
-  const common = Math.max(256, Math.ceil(n / 16));
+  // A word in more than 1 article's field in 16 (and more than 2,048: below that a whole list costs
+  // a few KB) barely narrows a search: its list is left out, and the browser checks titles instead
+  // (a word that common in descriptions only matches titles and topics).
+  const common = Math.max(2048, Math.ceil(n / 16));
   const shardWords = new Map<string, { own: [string, SearchPostings][]; variants: string[] }>();
   const keyOf = (key: string) => {
     let entry = shardWords.get(key);
