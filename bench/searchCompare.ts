@@ -80,7 +80,7 @@ export async function compare(articles: number, toolsDir: string): Promise<Compa
     const seconds = (Date.now() - started) / 1000;
 
     // Pagefind's index without its script, WebAssembly and UI files; felt's without the results page.
-    const pagefindIndex = await folderSize(path.join(dist, 'pagefind'), (f) => /\.(js|css|wasm\.\w+|pagefind)$/.test(f) || f.endsWith('.wasm'));
+    const pagefindIndex = await folderSize(path.join(dist, 'pagefind'), (f) => /\.(js|css|pagefind)$/.test(f));
     const feltIndex = await folderSize(path.join(dist, 'search'), (f) => f === 'index.html');
 
     const server = await startServer({ root: dist, port: 0 });
@@ -152,7 +152,8 @@ async function measure(context: Context, origin: string, query: string, engine: 
   await page.waitForTimeout(300);
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   await page.close();
-  const isCode = (url: string) => /\.(js|wasm\.\w+|wasm)$/.test(url) || url.endsWith('pagefind-entry.json');
+  // Pagefind's WebAssembly is /pagefind/wasm.{language}.pagefind.
+  const isCode = (url: string) => url.endsWith('.js') || /\/wasm\.[\w-]+\.pagefind$/.test(url) || url.endsWith('pagefind-entry.json');
   // felt's code: the chunks the results page loads beyond the runtime every page has (the search code and React).
   const ours = (url: string) =>
     engine === 'felt' ? url.startsWith('/search/') || (url.startsWith('/assets/chunks/') && !url.includes('/header-')) : url.startsWith('/pagefind/');
