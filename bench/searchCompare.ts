@@ -20,9 +20,7 @@ import { launchChromium } from '../tests/support/chromium.ts';
 export const QUERIES = ['bankroll', 'bankrol', 'tournament discipline', 'varience', 'hedg', 'closing line value'];
 
 interface PagefindApi {
-  createIndex(
-    config: object,
-  ): Promise<{
+  createIndex(config: object): Promise<{
     index: {
       addDirectory(dir: { path: string; glob?: string }): Promise<{ page_count: number }>;
       writeFiles(options: { outputPath: string }): Promise<unknown>;

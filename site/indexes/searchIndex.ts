@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { SiteModel } from '../model/siteModel.ts';
 import {
   bucketOf,
+  FIELDS,
   homeKey,
   variantKeys,
   words,
@@ -70,8 +71,7 @@ export function buildSearchFiles(entries: SearchEntry[]): OutputFile[] {
   // word → per field, the ordinals of the articles that hold it (ascending, as ordinals are visited in order)
   const postings = new Map<string, [number[], number[], number[]]>();
   ordered.forEach((entry, ordinal) => {
-    const fields = [entry.title, entry.topics.join(' '), entry.description];
-    fields.forEach((text, field) => {
+    FIELDS.map((field) => (field === 'topics' ? entry.topics.join(' ') : entry[field])).forEach((text, field) => {
       for (const word of new Set(words(text))) {
         let lists = postings.get(word);
         if (!lists) postings.set(word, (lists = [[], [], []]));
