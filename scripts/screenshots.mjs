@@ -1,5 +1,5 @@
 // `node scripts/screenshots.mjs`: retakes the README's screenshots
-// (docs/screenshots/{home,article}-{phone,desktop}.png) from a build of the
+// (docs/screenshots/{home,listing,article}-{phone,desktop}[-dark].png) from a build of the
 // bundled content. Compiles scripts/audit/screenshots.ts with esbuild first.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,8 @@
 /**
- * The README's screenshots: home and an article of the bundled site at phone
- * (375 px) and desktop (1280 px) width, taken with playwright-core and
- * Debian's Chromium into docs/screenshots/.
+ * The README's screenshots: home, a listing and an article of the bundled
+ * site at phone (375 px) and desktop (1280 px) width, in the light and the
+ * dark colour scheme (issue 18), taken with playwright-core and Debian's
+ * Chromium into docs/screenshots/ as {page}-{size}.png and {page}-{size}-dark.png.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,8 +16,13 @@ import { ARTICLE_PATH } from './pages.ts';
 
 const SHOTS = [
   { name: 'home', path: '/' },
+  { name: 'listing', path: '/betting-strategies' },
   { name: 'article', path: ARTICLE_PATH },
 ];
+const SCHEMES = [
+  { scheme: 'light', suffix: '' },
+  { scheme: 'dark', suffix: '-dark' },
+] as const;
 const SIZES = [
   { name: 'phone', width: 375, height: 812, scale: 2 },
   { name: 'desktop', width: 1280, height: 900, scale: 1 },
@@ -32,21 +38,24 @@ export async function takeScreenshots(outDir = path.join(FELT_ROOT, 'docs', 'scr
   try {
     await mkdir(outDir, { recursive: true });
     for (const size of SIZES) {
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        deviceScaleFactor: size.scale,
-        isMobile: size.name === 'phone',
-        hasTouch: size.name === 'phone',
-      });
-      for (const shot of SHOTS) {
-        const page = await context.newPage();
-        await page.goto(server.url + shot.path, { waitUntil: 'networkidle' });
-        const file = path.join(outDir, `${shot.name}-${size.name}.png`);
-        await page.screenshot({ path: file });
-        written.push(file);
-        await page.close();
+      for (const { scheme, suffix } of SCHEMES) {
+        const context = await browser.newContext({
+          viewport: { width: size.width, height: size.height },
+          deviceScaleFactor: size.scale,
+          isMobile: size.name === 'phone',
+          hasTouch: size.name === 'phone',
+          colorScheme: scheme,
+        });
+        for (const shot of SHOTS) {
+          const page = await context.newPage();
+          await page.goto(server.url + shot.path, { waitUntil: 'networkidle' });
+          const file = path.join(outDir, `${shot.name}-${size.name}${suffix}.png`);
+          await page.screenshot({ path: file });
+          written.push(file);
+          await page.close();
+        }
+        await context.close();
       }
-      await context.close();
     }
   } finally {
     await browser.close();

@@ -20,6 +20,9 @@ const runtime: HeaderRuntime = {
   loadSearch: () => import('./search/index.ts').then((module) => module.searchModule),
 };
 
+/** Page kinds whose chunk runs as the page starts. */
+const EAGER_KINDS = new Set(['search']);
+
 async function start(): Promise<void> {
   const header = document.getElementById('site-header');
   const main = document.getElementById('main');
@@ -34,13 +37,23 @@ async function start(): Promise<void> {
   prefetchWhenIdle((header.dataset.islands ?? '').split(' ').filter(Boolean));
   document.documentElement.dataset.feltReady = 'true';
 
+  // The search page's results are its content: its chunk runs now, not on the first interaction.
+  const eager = EAGER_KINDS.has(main.dataset.kind ?? '');
+  const startRenders = router.renders;
+  if (eager) {
+    void loadChunk(chunkNameOf(main.dataset.kind ?? '')).then(
+      (chunk) => chunk && router.renders === startRenders && router.adoptIslands(chunk.hydrate(main, data)),
+      (error: unknown) => console.error(error),
+    );
+  }
+
   void firstInteraction().then(async () => {
     const release = holdClicks(() => [header, ...main.querySelectorAll('[data-island]')]);
     try {
       const first = router.renders;
       const [{ hydrateHeader }, chunk] = await Promise.all([
         import('./islands/header.tsx'),
-        loadChunk(chunkNameOf(main.dataset.kind ?? '')).catch((error: unknown) => {
+        (eager ? Promise.resolve(undefined) : loadChunk(chunkNameOf(main.dataset.kind ?? ''))).catch((error: unknown) => {
           console.error(error);
           return undefined;
         }),

@@ -3,6 +3,8 @@
  * works as a plain field; the search chunk (engine, index reader, results
  * list) is loaded the first time the box is focused or typed in. Results
  * appear from three characters; the typed text stays when one is chosen.
+ * Enter opens the results page, /search?q=… (a plain form: it works before
+ * hydration and without JavaScript).
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchApi, SearchHit, SearchModule, SearchResultPage } from './search/types.ts';
@@ -123,13 +125,16 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
   const showResults = open && searchable && loaded !== null;
   const Results = loaded?.module.SearchResults;
   return (
-    <form className="search" role="search" ref={rootRef} onSubmit={(event) => event.preventDefault()}>
+    // Enter goes to the results page (issue 18), also before hydration and without JavaScript;
+    // a query too short to search stays here, with the hint.
+    <form className="search" role="search" ref={rootRef} action="/search" method="get" onSubmit={(event) => !isSearchable(query) && event.preventDefault()}>
       <label className="visually-hidden" htmlFor={inputId}>
         {strings.searchLabel}
       </label>
       <input
         ref={inputRef}
         id={inputId}
+        name="q"
         className="search-input"
         type="search"
         placeholder={strings.searchPlaceholder}

@@ -8,8 +8,9 @@ import type { StructuredData } from '../render/seo.ts';
 import type { PageInfo } from '../model/pagination.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { Translation } from '../model/siteModel.ts';
+import type { SearchPageStrings } from '../islands/search/types.ts';
 
-export type PageKind = 'home' | 'category' | 'subcategory' | 'article' | 'authors' | 'author' | 'info' | 'sitemap' | 'notFound' | 'serverError';
+export type PageKind = 'home' | 'category' | 'subcategory' | 'article' | 'authors' | 'author' | 'info' | 'sitemap' | 'notFound' | 'serverError' | 'search';
 
 export interface Alternate {
   hreflang: string;
@@ -103,6 +104,16 @@ export interface SitemapProps {
   recent: LinkItem[];
 }
 
+/** The search results page (issue 18): the server renders its frame, the browser the results for ?q=. */
+export interface SearchPageProps {
+  heading: string;
+  /** Shown without JavaScript: the page cannot search, the sitemap lists everything. */
+  noScript: string;
+  sitemap: { title: string; href: string };
+  /** What the browser shows, filled in by site/client/pages/search.tsx. */
+  client: SearchPageStrings;
+}
+
 export type PageProps =
   | { kind: 'home'; props: HomeProps }
   | { kind: 'category' | 'subcategory'; props: ListingProps }
@@ -111,7 +122,8 @@ export type PageProps =
   | { kind: 'author'; props: AuthorProps }
   | { kind: 'info'; props: InfoProps }
   | { kind: 'sitemap'; props: SitemapProps }
-  | { kind: 'notFound' | 'serverError'; props: Record<string, never> };
+  | { kind: 'notFound' | 'serverError'; props: Record<string, never> }
+  | { kind: 'search'; props: SearchPageProps };
 
 export type PageSpec = PageProps & {
   path: string;

@@ -15,6 +15,7 @@ import { AuthorPage, AuthorsPage } from '../pages/AuthorPages.tsx';
 import { HomePage } from '../pages/HomePage.tsx';
 import { ListingPage } from '../pages/ListingPage.tsx';
 import { InfoPage, NotFoundPage, ServerErrorPage, SitemapPage } from '../pages/SimplePages.tsx';
+import { SearchPage } from '../pages/SearchPage.tsx';
 import type { PageSpec } from '../pages/types.ts';
 import { readArticleBody } from '../content/articleBody.ts';
 
@@ -35,6 +36,8 @@ function pageElement(spec: PageSpec): ReactElement {
       return <InfoPage {...spec.props} />;
     case 'sitemap':
       return <SitemapPage {...spec.props} />;
+    case 'search':
+      return <SearchPage {...spec.props} />;
     case 'notFound':
       return <NotFoundPage />;
     case 'serverError':

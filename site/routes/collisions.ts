@@ -48,8 +48,10 @@ export function findCollisions(model: SiteModel): Collision[] {
     if (same) same.files.push(file);
     else byKey.set(key, collision);
   }
-  // A subcategory is inside a build folder because its category is: the category's problem covers it.
-  return [...byKey.values()].filter((c) => !(c.folder && c.owners[0]!.parent && byKey.has(collisionKey({ ...c, owners: [c.owners[0]!.parent] }))));
+  // A subcategory is inside a build folder because its category is: the category's problem covers it
+  // (its own folder problem, or, for search/, its clash with the search results page at search/index.html).
+  const named = new Set([...byKey.values()].flatMap((c) => c.owners.map((o) => collisionKey({ owners: [o] }))));
+  return [...byKey.values()].filter((c) => !(c.folder && c.owners[0]!.parent && named.has(collisionKey({ owners: [c.owners[0]!.parent] }))));
 }
 
 /** Collisions with the same key are one problem: the same owners, and the same folder if any. */

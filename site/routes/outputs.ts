@@ -37,11 +37,14 @@ export interface FolderClaim {
   holds: string;
   /** page-data/ is where page data belongs; only pages' HTML and feeds may not go there. */
   admitsPageData?: boolean;
+  /** Files of felt's own that belong there: the search page's HTML sits beside its index. */
+  admits?: readonly string[];
 }
 
 export const BUILD_FOLDERS: readonly FolderClaim[] = [
   { folder: 'assets/', holds: 'the hashed scripts and styles, cached as immutable' },
-  { folder: 'search/', holds: 'the search index, cached as immutable' },
+  // search/index.html is the results page, /search?q=… (issue 18); only the index's hashed folders are immutable.
+  { folder: 'search/', holds: 'the search index, cached as immutable', admits: ['search/index.html'] },
   { folder: 'page-data/', holds: 'the page data, which robots.txt keeps crawlers out of', admitsPageData: true },
   { folder: 'page-data/sq/d/', holds: 'the shared page data, cached as immutable' },
   // No longer written (issue 18), still kept from pages: robots.txt keeps crawlers out of it, and older deployments may hold files there.
@@ -53,7 +56,7 @@ export const BUILD_FOLDERS: readonly FolderClaim[] = [
 export function forbiddenFolder(file: string, role: OutputRole): FolderClaim | undefined {
   if (role === 'build') return undefined;
   for (const folder of BUILD_FOLDERS) {
-    if (file.startsWith(folder.folder) && !(role === 'pageData' && folder.admitsPageData)) return folder;
+    if (file.startsWith(folder.folder) && !(role === 'pageData' && folder.admitsPageData) && !folder.admits?.includes(file)) return folder;
   }
   return undefined;
 }

@@ -45,7 +45,7 @@ export function* pageEntries(model: SiteModel): Generator<PageEntry> {
     listingRoutes(model),
     authorRoutes(model),
     infoRoutes(model),
-    [sitemapRoute(model), errorRoute(model, 'notFound'), errorRoute(model, 'serverError')],
+    [sitemapRoute(model), searchRoute(model), errorRoute(model, 'notFound'), errorRoute(model, 'serverError')],
   ];
   const sponsor = sponsorship(model);
   for (const group of routes) {
@@ -63,8 +63,8 @@ export function countPages(model: SiteModel): number {
   const listings = [...model.index.byCategory.values(), ...model.index.bySubcategory.values()];
   const authors = model.content.authors.map((a) => model.articlesByAuthor.get(a.name) ?? []);
   const paged = [...listings, ...authors].reduce((sum, ids) => sum + pageCount(model, ids.length), 0);
-  // home, authors, sitemap, 404, 500, the info pages, and one page per article
-  return 5 + paged + INFO_ROUTES.length + model.articles.length;
+  // home, authors, sitemap, search, 404, 500, the info pages, and one page per article
+  return 6 + paged + INFO_ROUTES.length + model.articles.length;
 }
 
 /** Made on first call, then shared: what all pages of one listing show alike. */
@@ -315,6 +315,35 @@ function* infoRoutes(model: SiteModel): Generator<Route> {
       },
     };
   }
+}
+
+function searchRoute(model: SiteModel): Route {
+  return { path: urls.search(), kind: 'search', owner: feltOwned('the search results page'), draft: () => searchPage(model) };
+}
+
+/** One static page for every query: the browser fills in the results, so it is not worth indexing. */
+function searchPage(model: SiteModel): Draft {
+  const { t } = model.translator;
+  const { settings } = model.content;
+  return {
+    kind: 'search',
+    path: urls.search(),
+    head: {
+      title: t('searchPage.title', { site: settings.title }),
+      description: t('searchPage.description', { site: settings.title }),
+      canonical: urls.search(),
+      ogType: 'website',
+      structuredData: [],
+      alternates: [],
+      noindex: true,
+    },
+    props: {
+      heading: t('searchPage.heading'),
+      noScript: t('searchPage.noScript'),
+      sitemap: { title: t('searchPage.sitemap'), href: urls.sitemap() },
+      client: { resultsFor: t('searchPage.resultsFor'), prompt: t('searchPage.prompt'), submit: t('searchPage.submit') },
+    },
+  };
 }
 
 function sitemapRoute(model: SiteModel): Route {

@@ -1,6 +1,7 @@
 /**
- * axe-core over the eight page kinds of the bundled site, at phone (375 px)
- * and desktop (1280 px) width, after hydration: no violations. The same pass
+ * axe-core over the eight page kinds of the bundled site and the search
+ * results page, at phone (375 px) and desktop (1280 px) width, in the light
+ * and the dark colour scheme (issue 18): no violations. The same pass
  * runs in `npm run audit`, next to Lighthouse.
  */
 import path from 'node:path';
@@ -29,14 +30,22 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe.each([375, 1280])('axe at %i px', (width) => {
-  it('finds no violations on home, category, subcategory, article, authors, author, sitemap and 404', async () => {
+const SCHEMES = ['light', 'dark'] as const;
+
+describe.each([375, 1280].flatMap((width) => SCHEMES.map((scheme) => [width, scheme] as const)))('axe at %i px, %s colour scheme', (width, scheme) => {
+  it('finds no violations on home, category, subcategory, article, authors, author, sitemap, 404 and the search results', async () => {
     const found: Record<string, string[]> = {};
-    for (const { kind, path: pagePath } of pages) {
+    const visits = [...pages, { kind: 'search', path: '/search?q=poker' }];
+    for (const { kind, path: pagePath } of visits) {
       const page = await browser.context.newPage();
       await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
       const response = await page.goto(server.url + pagePath, { waitUntil: 'networkidle' });
       expect(response?.status(), pagePath).toBe(kind === '404' ? 404 : 200);
+      if (kind === 'search') await page.waitForSelector('.search-page-list a');
+      // The scheme really applies (issue 18): dark paper in dark mode, light paper otherwise.
+      const paper = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      expect(paper, `${pagePath} paper`).toBe(scheme === 'dark' ? 'rgb(17, 22, 20)' : 'rgb(251, 250, 246)');
       const violations = describeViolations(await runAxe(page));
       if (violations.length) found[`${kind} ${pagePath}`] = violations;
       await page.close();

@@ -27,7 +27,16 @@ function random(seed: number): () => number {
   };
 }
 
-/** Titles of 5 to 9 words; one word in four is a rarer made-up name, as real titles carry names. */
+const TOPICS =
+  "defi wallets,live dealer,hold'em ranges,bankroll management,odds formats,tilt control,self exclusion,parlay math,esports markets,home games,bonus terms,variance,closing line value,poker tells".split(
+    ',',
+  );
+
+/**
+ * Titles of 5 to 9 words; one word in four is a rarer made-up name, as real
+ * titles carry names. Descriptions of 12 to 24 words (one in ten made up),
+ * one or two topics from a short list, as the bundled articles have.
+ */
 export function syntheticCorpus(n: number, seed = 7): SearchEntry[] {
   const next = random(seed);
   const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
@@ -37,8 +46,11 @@ export function syntheticCorpus(n: number, seed = 7): SearchEntry[] {
     const length = 5 + Math.floor(next() * 5);
     const words = Array.from({ length }, () => (next() < 0.25 ? rare() : next() < 0.6 ? pick(TOPIC) : pick(GLUE)));
     const title = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ');
+    const described = Array.from({ length: 12 + Math.floor(next() * 13) }, () => (next() < 0.1 ? rare() : next() < 0.5 ? pick(TOPIC) : pick(GLUE)));
+    const description = described.join(' ') + '.';
+    const topics = [...new Set(Array.from({ length: 1 + Math.floor(next() * 2) }, () => pick(TOPICS)))];
     const date = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString().slice(0, 10);
-    entries.push({ title, slug: `${words.join('-')}-${i}`, date, category: i % 7, subcategory: (i >> 3) % 6 });
+    entries.push({ title, slug: `${words.join('-')}-${i}`, date, description, topics, category: i % 7, subcategory: (i >> 3) % 6 });
   }
   return entries;
 }
@@ -63,6 +75,12 @@ export const QUERIES = [
   'tennis hedging',
   'holdem tournament mistakes',
   'abc',
+  // typos (issue 18): one letter dropped, swapped, changed; a typo in the first two letters
+  'managment',
+  'holdem',
+  'tournmaent strategy',
+  'opker',
+  'bankrol managment tips',
 ];
 
 export async function measureQueries(n: number, queries = QUERIES): Promise<QueryBytes[]> {

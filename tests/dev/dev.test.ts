@@ -61,7 +61,7 @@ describe('felt dev', () => {
     expect(await overlay.text()).toMatch(/table-talk\.md:5 field &quot;author&quot;: author &quot;Nobody Known&quot; is not in authors\.json/);
     const fixed = dev.rebuilt();
     await writeFile(article(), good);
-    expect(await fixed).toMatchObject({ pages: 30 });
+    expect(await fixed).toMatchObject({ pages: 31 });
     expect((await fetch(`${dev.url}/articles/table-talk`)).status).toBe(200);
   });
 

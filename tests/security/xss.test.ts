@@ -93,7 +93,7 @@ function urlVectorPages(every: number): string[] {
   payloads.forEach((payload, n) => {
     const encoded = encode(payload);
     if (n % every === 0) pages.push(`/articles/${encoded}`);
-    if (n % (every * 4) === 0) pages.push(`/${encoded}/x`, `/?q=${encoded}`, `/articles/${articleSlug(0)}?${encoded}#${encoded}`);
+    if (n % (every * 4) === 0) pages.push(`/${encoded}/x`, `/?q=${encoded}`, `/search?q=${encoded}`, `/articles/${articleSlug(0)}?${encoded}#${encoded}`);
   });
   return pages;
 }

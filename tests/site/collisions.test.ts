@@ -69,10 +69,12 @@ describe('route collisions', () => {
   it('refuses a category in a folder of the build: "search" would be cached as immutable with the search index', async () => {
     const content = await siteWith({ categories: (c) => void (c.pokerGuides.slug = 'search') });
     expect(await refused(content)).toEqual([
-      // Its subcategories are in search/ because it is: one problem, not one per subcategory.
+      // Its subcategories are in search/ because it is: its problems, not one per subcategory.
       expect.stringMatching(
-        /field "pokerGuides\.slug": category "search" writes search\/index\.html into search\/, which holds the search index, cached as immutable \(rename the category slug\)$/,
+        /field "pokerGuides\.slug": category "search" writes search\/page\/2\/index\.html into search\/, which holds the search index, cached as immutable \(rename the category slug\)$/,
       ),
+      // search/index.html is the search results page's (issue 18).
+      expect.stringMatching(/field "pokerGuides\.slug": category "search" and the search results page both write search\/index\.html/),
     ]);
   });
 

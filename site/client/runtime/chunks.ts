@@ -1,7 +1,9 @@
 /**
  * The code a page kind needs after its HTML is in place (the "component
- * chunk" named by componentChunkName in page data). Only the article has
- * islands of its own (the copy-link buttons); the other kinds need none.
+ * chunk" named by componentChunkName in page data). The article has
+ * islands of its own (the copy-link buttons), the search page its results
+ * (they run at once, not on the first interaction: main.tsx); the other
+ * kinds need none.
  */
 import type { StaticQueryData } from '../../islands/types.ts';
 
@@ -13,6 +15,7 @@ export interface PageChunk {
 const NONE = null;
 const CHUNKS: Record<string, (() => Promise<PageChunk>) | null> = {
   'component---article': () => import('../pages/article.tsx'),
+  'component---search': () => import('../pages/search.tsx'),
   'component---home': NONE,
   'component---category': NONE,
   'component---subcategory': NONE,

@@ -1,20 +1,28 @@
 /**
  * Query the sharded search index (site/indexes/searchIndex.ts). A query reads
- * the manifest, at most MAX_BUCKETS trigram buckets, intersects their
- * postings, then reads record chunks from the newest candidates on until it
- * has a page of verified hits. Pure logic over an injected fetcher, so the
+ * the manifest and, per query word, the shard of its first three letters (and,
+ * for a long word with no exact or prefix match there, the shards of its three
+ * variant keys, where words one typo away are listed). The articles that
+ * match every word are ranked (title over topics over description, exact over
+ * prefix over typo, then newest first), and the record chunks of the best are
+ * read for their titles and links. Pure logic over an injected fetcher, so the
  * same code measures its downloads in Node.
  */
 import {
   bucketOf,
+  homeKey,
   isSearchable,
+  KEY_CHARS,
+  matchWord,
   queryWords,
-  titleMatches,
-  fold,
-  trigrams,
-  type SearchBucket,
+  variantKeys,
+  words as wordsOf,
+  MATCH,
+  TYPO_MIN_CHARS,
   type SearchManifest,
+  type SearchPostings,
   type SearchRecord,
+  type SearchShard,
 } from '../../islands/search/text.ts';
 
 /** Reads one JSON file; `reload` skips the HTTP cache (a stale manifest). */
@@ -32,6 +40,8 @@ export interface Hit {
   slug: string;
   category: number;
   subcategory: number;
+  /** Higher ranks first (see score()). */
+  score: number;
 }
 
 export interface SearchPage {
@@ -41,18 +51,32 @@ export interface SearchPage {
   next(): Promise<SearchPage>;
 }
 
-/** One query's state between pages: the chunks to read and how to check a record. */
+/** What the index says about one query word. */
+interface WordMatch {
+  word: string;
+  /** Best score per article, from the words' lists. */
+  scores: Map<number, number>;
+  /** A matching word is too common in titles to have a list: check the title of each record too. */
+  checkTitles: boolean;
+}
+
+/** One query's state between pages. */
 interface Run {
+  manifest: SearchManifest;
   recordsUrl: (chunk: number) => string;
-  size: number;
-  chunks: number[];
-  words: string[];
-  wanted?: Set<number>;
+  matches: WordMatch[];
+  /** Ranked candidate ordinals, or undefined: scan every chunk, newest first. */
+  ranked?: number[];
 }
 
 export const PAGE_HITS = 24;
-const MAX_BUCKETS = 3;
-const MAX_CHUNKS_PER_PAGE = 8;
+const MAX_CHUNKS_PER_PAGE = 24;
+const FIELD_COUNT = 3;
+
+/** A match's rank: its field first (title 2, topics 1, description 0), then its quality. */
+function score(field: number, quality: number): number {
+  return (FIELD_COUNT - 1 - field) * (MATCH.exact + 1) + quality;
+}
 
 export class SearchEngine {
   private manifest?: Promise<SearchManifest>;
@@ -79,56 +103,114 @@ export class SearchEngine {
   }
 
   private async run(query: string): Promise<SearchPage> {
-    if (!isSearchable(query)) return emptyPage();
     const words = queryWords(query);
+    if (!isSearchable(query) || words.length === 0) return emptyPage();
     const manifest = await (this.manifest ??= this.load(this.manifestUrl, false) as Promise<SearchManifest>);
     const folder = this.manifestUrl.replace(/[^/]*$/, '');
-    const candidates = await this.candidates(manifest, `${folder}${manifest.id}/`, words);
-    if (candidates && candidates.length === 0) return emptyPage();
-    const chunks = chunkOrder(manifest, candidates);
-    const wanted = candidates ? new Set(candidates) : undefined;
+    const shardUrl = (key: string) => `${folder}${manifest.id}/w/${bucketOf(key, manifest.b)}.json`;
+    const matches = await Promise.all(words.map((word) => this.lookup(word, shardUrl)));
+    const listed = matches.filter((m) => !m.checkTitles);
+    if (listed.some((m) => m.scores.size === 0)) return emptyPage();
     const recordsUrl = (chunk: number) => `${folder}${manifest.r[Math.floor(chunk / manifest.s)]}/r/${chunk}.json`;
-    return this.page({ recordsUrl, size: manifest.c, chunks, words, wanted }, 0);
+    const run: Run = { manifest, recordsUrl, matches, ranked: listed.length > 0 ? rank(listed, matches) : undefined };
+    return this.page(run, 0);
   }
 
-  /** Ordinals that hold every usable trigram, ascending; undefined when no trigram narrows the search. */
-  private async candidates(manifest: SearchManifest, base: string, words: string[]): Promise<number[] | undefined> {
-    const stop = new Set(manifest.stop);
-    const grams = pickOrder(words.map((word) => trigrams(word).filter((gram) => !stop.has(gram))));
-    if (grams.length === 0) return undefined;
-    const buckets: number[] = [];
-    for (const gram of grams) {
-      const bucket = bucketOf(gram, manifest.b);
-      if (!buckets.includes(bucket) && buckets.length < MAX_BUCKETS) buckets.push(bucket);
+  /** The words of the index that match one query word, and their articles' scores. */
+  private async lookup(word: string, shardUrl: (key: string) => string): Promise<WordMatch> {
+    const match: WordMatch = { word, scores: new Map(), checkTitles: false };
+    // A short word's matches spread over many shards: titles are checked instead.
+    if ([...word].length < KEY_CHARS) return { ...match, checkTitles: true };
+    const home = (await this.file(shardUrl(homeKey(word)))) as SearchShard;
+    const found = new Map<string, { quality: number; postings: SearchPostings }>();
+    for (const [indexed, postings] of Object.entries(home.w)) {
+      const quality = matchWord(word, indexed);
+      if (quality >= 0) found.set(indexed, { quality, postings });
     }
-    const maps = new Map<number, SearchBucket>();
-    await Promise.all(buckets.map(async (bucket) => maps.set(bucket, (await this.file(`${base}b/${bucket}.json`)) as SearchBucket)));
-    const lists: number[][] = [];
-    for (const gram of grams) {
-      const map = maps.get(bucketOf(gram, manifest.b));
-      if (!map) continue;
-      const list = map[gram];
-      if (!list) return []; // no title holds this trigram, so none holds the word
-      lists.push(ungap(list));
+    const exactOrPrefix = [...found.values()].some((f) => f.quality > MATCH.typo);
+    if (!exactOrPrefix && [...word].length >= TYPO_MIN_CHARS) {
+      // A typo in the first two letters: the word is listed under a variant key the query shares.
+      const shards = [home, ...((await Promise.all(variantKeys(word).map((key) => this.file(shardUrl(key))))) as SearchShard[])];
+      const elsewhere = new Set<string>();
+      for (const shard of shards) {
+        for (const [indexed, postings] of Object.entries(shard.w)) {
+          if (!found.has(indexed) && matchWord(word, indexed) === MATCH.typo) found.set(indexed, { quality: MATCH.typo, postings });
+        }
+        for (const indexed of shard.v ?? []) if (!found.has(indexed) && matchWord(word, indexed) === MATCH.typo) elsewhere.add(indexed);
+      }
+      await Promise.all(
+        [...elsewhere].map(async (indexed) => {
+          const own = (await this.file(shardUrl(homeKey(indexed)))) as SearchShard;
+          const postings = own.w[indexed];
+          if (postings) found.set(indexed, { quality: MATCH.typo, postings });
+        }),
+      );
     }
-    lists.sort((a, b) => a.length - b.length);
-    return lists.reduce(intersect);
+    for (const { quality, postings } of found.values()) {
+      postings.forEach((list, field) => {
+        if (list === null) {
+          if (field === 0) match.checkTitles = true;
+          return;
+        }
+        const value = score(field, quality);
+        for (const ordinal of ungap(list)) if ((match.scores.get(ordinal) ?? -1) < value) match.scores.set(ordinal, value);
+      });
+    }
+    return match;
   }
 
   private async page(run: Run, from: number): Promise<SearchPage> {
-    const { recordsUrl, size, chunks, words, wanted } = run;
+    const { manifest, ranked } = run;
     const hits: Hit[] = [];
     let at = from;
+    let chunksRead = 0;
+    if (ranked) {
+      // In rank order: each step reads the chunks of the next candidates, a page at most MAX_CHUNKS_PER_PAGE.
+      while (at < ranked.length && hits.length < PAGE_HITS && chunksRead < MAX_CHUNKS_PER_PAGE) {
+        const chunks = new Set<number>();
+        let end = at;
+        while (end < ranked.length && end - at < PAGE_HITS - hits.length) {
+          const chunk = Math.floor(ranked[end]! / manifest.c);
+          if (!chunks.has(chunk) && chunks.size + chunksRead >= MAX_CHUNKS_PER_PAGE) break;
+          chunks.add(chunk);
+          end++;
+        }
+        const records = await this.records(run, [...chunks]);
+        for (const ordinal of ranked.slice(at, end)) {
+          const hit = check(run, ordinal, records.get(Math.floor(ordinal / manifest.c))![ordinal % manifest.c]!);
+          if (hit) hits.push(hit);
+        }
+        chunksRead += chunks.size;
+        at = end;
+      }
+      const more = at < ranked.length;
+      return { hits, more, next: () => (more ? this.page(run, at) : Promise.resolve(emptyPage())) };
+    }
+    // Every word is too common to have a list: the newest titles, checked a chunk at a time.
+    const total = Math.ceil(manifest.n / manifest.c);
     let batch = 1;
-    while (at < chunks.length && hits.length < PAGE_HITS && at - from < MAX_CHUNKS_PER_PAGE) {
-      const slice = chunks.slice(at, Math.min(at + batch, from + MAX_CHUNKS_PER_PAGE));
-      const records = await Promise.all(slice.map((chunk) => this.file(recordsUrl(chunk)) as Promise<SearchRecord[]>));
-      slice.forEach((chunk, i) => hits.push(...verify(records[i]!, chunk * size, words, wanted)));
-      at += slice.length;
+    while (at < total && hits.length < PAGE_HITS && at - from < MAX_CHUNKS_PER_PAGE) {
+      const chunks = Array.from({ length: Math.min(batch, total - at, from + MAX_CHUNKS_PER_PAGE - at) }, (_, i) => total - 1 - (at + i));
+      const records = await this.records(run, chunks);
+      const found: Hit[] = [];
+      for (const chunk of chunks) {
+        const list = records.get(chunk)!;
+        for (let i = list.length - 1; i >= 0; i--) {
+          const hit = check(run, chunk * manifest.c + i, list[i]!);
+          if (hit) found.push(hit);
+        }
+      }
+      hits.push(...found.sort(byRank));
+      at += chunks.length;
       batch *= 2;
     }
-    const more = at < chunks.length;
+    const more = at < total;
     return { hits, more, next: () => (more ? this.page(run, at) : Promise.resolve(emptyPage())) };
+  }
+
+  private async records(run: Run, chunks: number[]): Promise<Map<number, SearchRecord[]>> {
+    const lists = await Promise.all(chunks.map((chunk) => this.file(run.recordsUrl(chunk)) as Promise<SearchRecord[]>));
+    return new Map(chunks.map((chunk, i) => [chunk, lists[i]!]));
   }
 
   private file(url: string): Promise<unknown> {
@@ -150,54 +232,55 @@ function emptyPage(): SearchPage {
   return { hits: [], more: false, next: () => Promise.resolve(emptyPage()) };
 }
 
-/** Trigrams to try first: from the longest words, each word's ends before its middle. */
-function pickOrder(perWord: string[][]): string[] {
-  const lists = perWord
-    .filter((grams) => grams.length > 0)
-    .sort((a, b) => b.length - a.length)
-    .map((grams) => [grams[0]!, grams[grams.length - 1]!, ...grams.slice(1, -1)]);
-  const out: string[] = [];
-  for (let i = 0; lists.some((list) => i < list.length); i++) {
-    for (const list of lists) if (i < list.length && !out.includes(list[i]!)) out.push(list[i]!);
+/** Articles every listed word matches, best first, then newest first. */
+function rank(listed: WordMatch[], all: WordMatch[]): number[] {
+  const [smallest, ...rest] = [...listed].sort((a, b) => a.scores.size - b.scores.size);
+  const total = new Map<number, number>();
+  for (const [ordinal, value] of smallest!.scores) {
+    let sum = value;
+    for (const other of rest) {
+      const s = other.scores.get(ordinal);
+      if (s === undefined) {
+        sum = -1;
+        break;
+      }
+      sum += s;
+    }
+    // Words checked against titles later add what their lists know now; the title check may add more.
+    if (sum >= 0) total.set(ordinal, sum + all.filter((m) => m.checkTitles).reduce((s, m) => s + Math.max(0, m.scores.get(ordinal) ?? 0), 0));
   }
-  return out;
+  return [...total.keys()].sort((a, b) => total.get(b)! - total.get(a)! || b - a);
 }
 
-/** Chunks to read, newest first: those holding candidates, or all of them. */
-function chunkOrder(manifest: SearchManifest, candidates?: number[]): number[] {
-  if (!candidates) return Array.from({ length: Math.ceil(manifest.n / manifest.c) }, (_, i) => Math.ceil(manifest.n / manifest.c) - 1 - i);
-  const chunks = new Set<number>();
-  for (let i = candidates.length - 1; i >= 0; i--) chunks.add(Math.floor(candidates[i]! / manifest.c));
-  return [...chunks];
+/** The record as a hit when every word matches it, with its score. */
+function check(run: Run, ordinal: number, record: SearchRecord): Hit | undefined {
+  const [title, slug, category, subcategory] = record;
+  let titleWords: string[] | undefined;
+  let total = 0;
+  for (const match of run.matches) {
+    let best = match.scores.get(ordinal) ?? -1;
+    if (match.checkTitles) {
+      titleWords ??= wordsOf(title);
+      for (const word of titleWords) best = Math.max(best, titleScore(match.word, word));
+    }
+    if (best < 0) return undefined;
+    total += best;
+  }
+  return { ordinal, title, slug, category, subcategory, score: total };
 }
 
-function verify(records: SearchRecord[], first: number, words: string[], wanted?: Set<number>): Hit[] {
-  const hits: Hit[] = [];
-  for (let i = records.length - 1; i >= 0; i--) {
-    const ordinal = first + i;
-    if (wanted && !wanted.has(ordinal)) continue;
-    const [title, slug, category, subcategory] = records[i]!;
-    if (titleMatches(fold(title), words)) hits.push({ ordinal, title, slug, category, subcategory });
-  }
-  return hits;
+function titleScore(query: string, word: string): number {
+  const quality = matchWord(query, word);
+  return quality < 0 ? -1 : score(0, quality);
+}
+
+function byRank(a: Hit, b: Hit): number {
+  return b.score - a.score || b.ordinal - a.ordinal;
 }
 
 function ungap(list: number[]): number[] {
   const out = new Array<number>(list.length);
   let value = 0;
   for (let i = 0; i < list.length; i++) out[i] = value = i === 0 ? list[0]! : value + list[i]!;
-  return out;
-}
-
-function intersect(a: number[], b: number[]): number[] {
-  const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    if (a[i] === b[j]) {
-      out.push(a[i]!);
-      i++;
-      j++;
-    } else if (a[i]! < b[j]!) i++;
-    else j++;
-  }
   return out;
 }

@@ -41,3 +41,12 @@ export interface SearchModule {
   createSearch(manifestUrl: string): SearchApi;
   SearchResults: ComponentType<SearchResultsProps>;
 }
+
+/** What the search page's browser code shows (site/client/search/SearchPageResults.tsx). */
+export interface SearchPageStrings {
+  /** "Results for “{query}”". */
+  resultsFor: string;
+  /** Shown when the address has no query. */
+  prompt: string;
+  submit: string;
+}
