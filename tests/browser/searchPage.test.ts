@@ -58,7 +58,8 @@ describe.each([375, 1280])('the search results page at %i px', (width) => {
     await waitForRuntime(page);
     await page.locator('.search-input').fill('holdem');
     await page.locator('.search-input').press('Enter');
-    await page.waitForURL(/\/search\?q=holdem$/);
+    // 'commit', not 'load': the held chunk route never answers, and the results page may ask for that chunk before its load event.
+    await page.waitForURL(/\/search\?q=holdem$/, { waitUntil: 'commit' });
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     const found = await resultsOf(page);
     // "holdem" finds "Hold'em": apostrophes join a word.
