@@ -22,6 +22,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
 import { articleSource } from '../helpers/fixtureSite.ts';
+import { RequestLeases } from '../../site/build/releaseReaders.ts';
 import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE, type Run } from './support/cli.ts';
@@ -296,4 +297,27 @@ describe('a release removed by hand, a link or a file where felt keeps a folder'
       await rm(cache, { force: true });
     }
   }, 60_000);
+});
+
+describe('readers hold the release they read', () => {
+  it('a felt serve request in flight keeps its release, unchanged, through two builds; the lease goes with the request', async () => {
+    const out = path.join(await tempDir('felt-serve-lease-'), 'dist');
+    expect((await build(out)).code).toBe(0);
+    await newArticle();
+    expect((await build(out)).code).toBe(0);
+    const leases = new RequestLeases(out);
+    const request = await leases.enter();
+    const before = await tree(request.root);
+    // The first build makes the read release the spare; the second would rework it.
+    await newArticle();
+    expect((await build(out)).code).toBe(0);
+    const slug = await newArticle();
+    expect((await build(out)).code).toBe(0);
+    expect(await readFile(path.join(out, 'articles', slug, 'index.html'), 'utf8')).toContain(`Fault Article ${made}`);
+    expect([...(await tree(request.root))].sort()).toEqual([...before].sort());
+    request.leave();
+    expect((await readdir(`${out}.releases`)).filter((name) => name.startsWith('.lease-'))).toEqual([]);
+    expect((await build(out)).code).toBe(0);
+    expect(await readdir(`${out}.releases`)).toHaveLength(2);
+  }, 120_000);
 });
