@@ -22,7 +22,7 @@
  * URL, 404.html for a missing one) when they differ: without them a missing
  * page answers with the bucket's XML error instead of the site's 404 page.
  */
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
@@ -38,6 +38,7 @@ import { isNotFound } from './storage/errors.ts';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
 import type { ObjectInfo, WebsitePages } from './storage/types.ts';
 import { deletionRounds, referencesOf, uploadDependencies } from './deployOrder.ts';
+import { leaseServedRelease } from '../site/build/releaseReaders.ts';
 
 export interface DeployOptions {
   contentDir: string;
@@ -123,9 +124,19 @@ function sameContent(remote: ObjectInfo, local: LocalFile): boolean {
 }
 
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
+  // dist/ is a link a build flips to its new release (site/build/output.ts): one release, resolved once and
+  // leased for the whole run so no build reworks it meanwhile (releaseReaders.ts), is deployed whole.
+  const lease = await leaseServedRelease(path.resolve(options.distDir));
+  try {
+    return await deployRelease(options, lease.root);
+  } finally {
+    lease.release();
+  }
+}
+
+async function deployRelease(options: DeployOptions, root: string): Promise<DeployResult> {
   const reporter = options.reporter ?? createReporter();
-  // dist/ is a link a build flips to its new release (site/build/output.ts): one release, resolved once, is deployed whole.
-  const files = await walk(await realpath(path.resolve(options.distDir)).catch(() => path.resolve(options.distDir)));
+  const files = await walk(root);
   if (!files.length) throw new FeltError('DIST_MISSING', `${options.distDir} is missing or empty`, { hint: 'run felt build first' });
   const project = await loadProject(options.contentDir);
   const storage = openStorage(project, options.storage);

@@ -105,7 +105,7 @@ const entries = {
   // The machine: raised by stage boundaries (shared/stageErrors.ts) around what the OS refused
   DISK_FULL: { title: 'The disk is full', message: whileIn, hint: 'free some space and run the command again; nothing already in place was changed' },
   NO_PERMISSION: { title: 'Permission denied', message: whileIn, hint: 'check who owns the file or folder, or choose another' },
-  READ_ONLY: { title: 'The file system is read-only', message: whileIn, hint: 'choose a folder on a writable disk' },
+  READ_ONLY: { title: 'The file system is read-only', message: whileIn, hint: 'make the disk writable again, or choose a folder on a writable disk' },
   // Only where the path was the operator's to name (the content folder, --out): elsewhere a missing file is a bug.
   BAD_PATH: { title: 'A file or folder is missing or of the wrong kind', message: whileIn, hint: 'check the path' },
 } satisfies Record<string, Omit<ErrorEntry, 'code'>>;

@@ -47,7 +47,8 @@ export function environmentError(error: unknown, stage?: Stage): FeltError | und
   const { code, path: file } = error as NodeJS.ErrnoException;
   const failure = code ? SYSTEM_FAILURES[code] : undefined;
   if (!failure || (failure.namedPathsOnly && !stage?.namedPaths)) return undefined;
-  const hint = failure.code === 'DISK_FULL' ? undefined : stage?.pathHint;
+  // A full or read-only disk is fixed on the disk, not by the stage's path advice (who owns the folder).
+  const hint = failure.code === 'DISK_FULL' || failure.code === 'READ_ONLY' ? undefined : stage?.pathHint;
   return new FeltError(failure.code, errorCatalogue[failure.code].message(failure.says, stage?.name), {
     file: file ?? stage?.path,
     hint,

@@ -8,7 +8,7 @@
  * link) flips to it at the end (output.ts): a failed or killed build leaves
  * the previous site serving, whole.
  */
-import { readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadMessages } from '../i18n/loadMessages.ts';
 import { mark } from './timings.ts';
@@ -33,6 +33,7 @@ import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
 import { nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
+import { checkCacheFolder, removeLeftover } from './swapFaults.ts';
 import { loadingContent, preparingOutput, writingSite } from './stages.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
@@ -92,6 +93,7 @@ export interface BuildResult {
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
   const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
+  if (cacheFile) checkCacheFolder(path.dirname(cacheFile));
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
@@ -113,8 +115,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       milliseconds: Date.now() - started,
     };
   } catch (error) {
-    // An unfinished release is never served; the next build removes whatever this leaves.
-    rmSync(staging, { recursive: true, force: true });
+    // An unfinished release is never served; the next build removes whatever this leaves. On a
+    // read-only or failing disk the removal fails too: the first failure is the one to report.
+    removeLeftover(staging);
     throw error;
   }
 }

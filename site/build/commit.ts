@@ -11,12 +11,13 @@
  * linked. The manifest goes in last: a release without one is unfinished,
  * never served, and removed by the next build. Then outDir flips to it.
  */
-import { linkSync, mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { pageOutputPathsOf } from '../routes/pageFiles.ts';
 import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
 import { nextReleasePath, type OutputLayout } from './output.ts';
 import { crashPoint } from './crashPoints.ts';
+import { linkFromServed, makeFolders } from './swapFaults.ts';
 
 export interface ReleasePlan {
   /** This build's staging folder and the files written into it (relative paths, the manifest last). */
@@ -59,13 +60,13 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
     const target = path.join(release, file);
     const folder = path.dirname(target);
     if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
+      makeFolders(folder);
       folders.add(folder);
     }
     if (how === 'move') return renameSync(from, target);
     // link() never replaces: the spare's stale file goes first (it is not served).
     if (has.has(file)) removeFile(target);
-    linkSync(from, target);
+    linkFromServed(from, target, layout.current!);
   };
   const written = new Set(plan.written);
   const half = Math.floor(plan.written.length / 2);

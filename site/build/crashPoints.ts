@@ -24,10 +24,24 @@ export const CRASH_POINTS = [
   'flipped',
 ] as const;
 
-export type CrashPoint = (typeof CRASH_POINTS)[number];
+/** Only the first build over a plain outDir (an older felt's) passes these; 'link-made' comes next. */
+export const MIGRATION_CRASH_POINTS = [
+  /** The plain folder moved into the releases: no outDir until the link is renamed in. */
+  'migrated',
+] as const;
+
+export type CrashPoint = (typeof CRASH_POINTS)[number] | (typeof MIGRATION_CRASH_POINTS)[number];
 
 const wanted = process.env.FELT_CRASH_AT;
+/**
+ * FELT_STOP_AT=<point> stops the build there (SIGSTOP) instead: the fault
+ * test (tests/security/swapFaults.test.ts) fills the disk, remounts it
+ * read-only or removes a release by hand, then lets it go on (SIGCONT), so a
+ * real fault of the machine meets the build at that exact moment.
+ */
+const stopAt = process.env.FELT_STOP_AT;
 
 export function crashPoint(point: CrashPoint): void {
   if (wanted === point) process.kill(process.pid, 'SIGKILL');
+  if (stopAt === point) process.kill(process.pid, 'SIGSTOP');
 }

@@ -5,8 +5,9 @@
  * It writes only into a build's private staging folder, so files are
  * written directly; commit.ts moves them into place.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makeFolders } from './swapFaults.ts';
 
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
 export interface OutputSink {
@@ -26,7 +27,7 @@ export class FileSink implements OutputSink {
     if (!target.startsWith(this.root + path.sep)) throw new Error(`refusing to write outside the output folder: ${relative}`);
     const folder = path.dirname(target);
     if (!this.folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
+      makeFolders(folder);
       this.folders.add(folder);
     }
     writeFileSync(target, content);

@@ -17,6 +17,8 @@ import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
 import { MANIFEST_FILE } from './buildCache.ts';
 import { crashPoint } from './crashPoints.ts';
+import { checkReleaseFolders, removeLeftover } from './swapFaults.ts';
+import { heldEntries } from './releaseReaders.ts';
 
 /** The folder of releases next to outDir (same disk, so every rename stays atomic). */
 export function releasesDir(outDir: string): string {
@@ -62,20 +64,27 @@ export function prepareOutput(outDir: string): OutputLayout {
     });
   }
   mkdirSync(releases, { recursive: true });
+  checkReleaseFolders(releases);
   let current = currentRelease(outDir, releases);
   if (current === outDir) {
     // A plain folder built by an older felt: it becomes the first release (an
-    // interrupted incremental commit of that felt leaves it unfit for reuse).
+    // interrupted incremental commit of that felt leaves it unfit for reuse,
+    // marked so before the move: a release with a manifest is served whole).
+    // Between the move and the link there is no outDir: readers then read
+    // the newest complete release (releaseReaders.ts), this one.
+    if (statSync(path.join(outDir, '.felt', 'commit.json'), { throwIfNoEntry: false })) rmSync(path.join(outDir, MANIFEST_FILE), { force: true });
     const moved = path.join(releases, newReleaseName());
     renameSync(outDir, moved);
-    if (statSync(path.join(moved, '.felt', 'commit.json'), { throwIfNoEntry: false })) rmSync(path.join(moved, MANIFEST_FILE), { force: true });
+    crashPoint('migrated');
     pointAt(outDir, moved);
     current = moved;
   }
+  // A release a reader (deploy, serve) holds is neither reworked nor removed.
+  const held = heldEntries(releases);
   const complete = readdirSync(releases)
     .filter((name) => !name.startsWith('.'))
     .map((name) => path.join(releases, name))
-    .filter((release) => release !== current && isComplete(release))
+    .filter((release) => release !== current && isComplete(release) && !held.has(release))
     .sort();
   if (!current && complete.length) {
     // outDir was removed (by hand, or a build was killed migrating a plain folder): serve the newest release again.
@@ -85,7 +94,7 @@ export function prepareOutput(outDir: string): OutputLayout {
   const spare = complete.pop();
   for (const name of readdirSync(releases)) {
     const entry = path.join(releases, name);
-    if (entry !== current && entry !== spare) rmSync(entry, { recursive: true, force: true });
+    if (entry !== current && entry !== spare && !held.has(entry)) rmSync(entry, { recursive: true, force: true });
   }
   removeOlderLeftovers(outDir);
   const staging = path.join(releases, `${STAGING_MARK}${newReleaseName()}`);
@@ -145,8 +154,10 @@ export function publishRelease(layout: OutputLayout, release: string): void {
   crashPoint('release-complete');
   pointAt(layout.outDir, release);
   crashPoint('flipped');
+  const held = heldEntries(layout.releases);
   for (const name of readdirSync(layout.releases)) {
     const entry = path.join(layout.releases, name);
-    if (entry !== release && entry !== layout.current) rmSync(entry, { recursive: true, force: true });
+    // The new site is served already: what cannot be removed now (a disk gone read-only) the next build removes.
+    if (entry !== release && entry !== layout.current && !held.has(entry)) removeLeftover(entry);
   }
 }

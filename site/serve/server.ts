@@ -17,6 +17,7 @@ import { CompressionCache, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
 import { answerFromRedirects } from './redirects.ts';
+import { RequestLeases, servedRoot } from '../build/releaseReaders.ts';
 
 /** The site's service worker (site/client/sw/sw.ts, written by the build). */
 const SERVICE_WORKER_PATH = '/sw.js';
@@ -53,17 +54,15 @@ async function findFile(root: string, candidates: string[]) {
  * The folder that answers one request: dist/ is a link that each build flips
  * to its new release (site/build/output.ts), so it is resolved once per
  * request, and every file of the request comes from that one release, whole,
- * even when a build flips the link meanwhile.
+ * even when a build flips the link meanwhile: the request holds a lease on it
+ * until its response ends, so no build reworks it meanwhile (releaseReaders.ts).
  */
-export async function siteRootForRequest(configured: string): Promise<string> {
-  return realpath(configured).catch(() => configured);
-}
-
 export function createHandler(options: ServeOptions) {
-  const configuredRoot = path.resolve(options.root);
+  const leases = new RequestLeases(path.resolve(options.root));
   const compressed = new CompressionCache();
   return async (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const root = await siteRootForRequest(configuredRoot);
+    const { root, leave } = await leases.enter();
+    response.once('close', leave);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');
@@ -169,7 +168,7 @@ async function sendNotFound(root: string, request: http.IncomingMessage, respons
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const root = path.resolve(options.root);
-  const index = await stat(path.join(root, 'index.html')).catch(() => undefined);
+  const index = await stat(path.join(await servedRoot(root), 'index.html')).catch(() => undefined);
   if (!index) throw new FeltError('DIST_MISSING', `${root} holds no built site`, { hint: 'run `felt build` first (or `npm start`, which builds and serves)' });
   const handler = createHandler({ ...options, root });
   const server = http.createServer(SERVER_TIMEOUTS, (request, response) => {

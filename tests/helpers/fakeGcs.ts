@@ -81,6 +81,8 @@ export interface FakeGcs {
   /** Bytes in and out over the logged requests, optionally of one kind. */
   bytes(kind?: RequestKind): { in: number; out: number };
   resetLog(): void;
+  /** Awaited before each request is answered (after it is logged): a test holds requests back while it does something else (issue 14's deploy during builds). */
+  beforeAnswer?: (request: LoggedRequest) => Promise<void> | void;
   /** Called after every change to an object (written, replaced or deleted), with the bucket as it now is: every state a visitor could see. */
   afterChange?: (bucket: string) => void;
   /** Adds or replaces an object directly (as another writer would). */
@@ -162,6 +164,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       send(status, { error: { code: status, message, errors: [{ message, reason: status === 412 ? 'conditionNotMet' : 'notFound' }] } });
     const entry: LoggedRequest = { method: req.method ?? 'GET', path: url.pathname, kind: 'other', query, at: Date.now(), bytesIn: body.length, bytesOut: 0 };
     log.push(entry);
+    await fake.beforeAnswer?.(entry);
     /** Answers an injected fault for this request, if one matches; true when it did. */
     const injected = (name?: string): boolean => {
       const fault = faults.find((f) => f.times > 0 && f.kind === entry.kind && (f.name === undefined || f.name === name));

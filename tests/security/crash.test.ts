@@ -12,9 +12,12 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRASH_POINTS, type CrashPoint } from '../../site/build/crashPoints.ts';
+import { CRASH_POINTS, MIGRATION_CRASH_POINTS, type CrashPoint } from '../../site/build/crashPoints.ts';
+import { servedRoot } from '../../site/build/releaseReaders.ts';
+import { deploy } from '../../cli/deploy.ts';
+import { createReporter } from '../../cli/report.ts';
+import { articleSource, captureStreams } from '../helpers/fixtureSite.ts';
 import { startServer } from '../../site/serve/server.ts';
-import { articleSource } from '../helpers/fixtureSite.ts';
 import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
@@ -26,6 +29,8 @@ const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 10
 
 /** The points a full rebuild passes through (it has no release to rework). */
 const COLD_POINTS: CrashPoint[] = ['prepared', 'pages-written', 'release-complete', 'link-made', 'flipped'];
+/** The kills in the migration of an older felt's plain dist/: after the move, and with the link made but not renamed in. */
+const MIGRATION_POINTS: CrashPoint[] = [...MIGRATION_CRASH_POINTS, 'link-made'];
 /** Killed at or after this point, the new build is what is served. */
 const SERVES_NEW: CrashPoint[] = ['flipped'];
 
@@ -237,4 +242,60 @@ describe('faults around the swap', () => {
     expect(linkProblems(await siteFilesOf(dir), SITE_URL)).toEqual([]);
     expect(await readFile(path.join(dir, 'articles', 'legacy-note', 'index.html'), 'utf8')).toContain('Legacy Note');
   }, 120_000);
+});
+
+describe("an older felt's plain dist/ killed while the build moves it into its first release", () => {
+  it.each(MIGRATION_POINTS)(
+    'killed at "%s": felt serve and felt deploy read the whole site all the same (no dist/ for a moment); the next build finishes',
+    async (point) => {
+      const project = await tempDir('felt-migrate-');
+      const dir = path.join(project, 'dist');
+      const built = await runFelt(['build', '--content', content, '--out', dir], { env, timeoutMs: 120_000 });
+      expect(built.code, built.stderr).toBe(0);
+      // Made a plain folder again, as builds before releases left it.
+      const release = path.resolve(project, await readlink(dir));
+      await unlink(dir);
+      await rename(release, dir);
+      await rm(`${dir}.releases`, { recursive: true, force: true });
+      const previous = await tree(dir);
+      await changeContent();
+      const run = await runFelt(['build', '--content', content, '--out', dir], { env: { ...env, FELT_CRASH_AT: point }, timeoutMs: 120_000 });
+      expect(run.signal, run.stderr).toBe('SIGKILL');
+      tally.kills++;
+      tally.stages.add(`migration ${point}`);
+      expect(await lstat(dir).catch(() => undefined), 'the kill falls between the move and the link').toBeUndefined();
+
+      const served = await servedRoot(dir);
+      const problems = linkProblems(await siteFilesOf(served), SITE_URL);
+      const whole = same(await tree(served), previous);
+      if (problems.length || !whole) tally.broken++;
+      expect(problems).toEqual([]);
+      expect(whole, 'what is read is the site of the plain folder').toBe(true);
+      const server = await startServer({ root: dir, port: 0 });
+      try {
+        expect((await fetch(`${server.url}/`)).status).toBe(200);
+        expect((await fetch(`${server.url}/articles/bulk-1`)).status).toBe(200);
+      } finally {
+        await server.close();
+      }
+      const deployed = await deploy({
+        contentDir: content,
+        distDir: dir,
+        bucket: 'site',
+        storage: { storage: 'local', localRoot: path.join(project, 'buckets') },
+        reporter: createReporter({ stdout: captureStreams().stdout as never, stderr: captureStreams().stderr as never, tty: false }),
+      });
+      expect(deployed.failed).toEqual([]);
+      expect(deployed.uploaded).toEqual([...previous.keys()].sort());
+
+      const again = await runFelt(['build', '--content', content, '--out', dir], { env, timeoutMs: 120_000 });
+      expect(again.code, again.stderr).toBe(0);
+      expect((await lstat(dir)).isSymbolicLink()).toBe(true);
+      expect(linkProblems(await siteFilesOf(dir), SITE_URL)).toEqual([]);
+      expect(await readFile(path.join(dir, 'articles', `round-${round}-19`, 'index.html'), 'utf8')).toContain(`Round ${round} Article 19`);
+      expect((await readdir(`${dir}.releases`)).filter((name) => name.startsWith('.'))).toEqual([]);
+      expect((await readdir(project)).filter((name) => name.startsWith('dist') && name !== 'dist' && name !== 'dist.releases')).toEqual([]);
+    },
+    180_000,
+  );
 });

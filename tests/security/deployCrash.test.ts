@@ -10,7 +10,7 @@
  * SIGKILL midway is rerun and leaves the bucket equal to dist/.
  */
 import { gunzipSync } from 'node:zlib';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy } from '../../cli/deploy.ts';
@@ -171,5 +171,41 @@ describe('felt deploy in link order', () => {
     expect(rerun.firstBroken).toBeUndefined();
     const local = await siteFilesOf(dist);
     expect([...bucketFiles().keys()].sort()).toEqual([...local.keys()].sort());
+  }, 180_000);
+
+  it('a deploy that runs while two builds finish uploads the release it started from, whole (its lease keeps the builds off it)', async () => {
+    await nightly(4);
+    const started = await siteFilesOf(dist);
+    // Every upload waits until both builds are done: the deploy has resolved dist/ and read a few files, no more.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let firstUpload!: () => void;
+    const uploading = new Promise<void>((resolve) => (firstUpload = resolve));
+    gcs.beforeAnswer = async (request) => {
+      if (request.method === 'GET') return;
+      firstUpload();
+      await gate;
+    };
+    try {
+      const running = deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() });
+      await uploading;
+      await nightly(5);
+      await nightly(6);
+      open();
+      const result = await running;
+      expect(result.failed).toEqual([]);
+      expect(result.uploaded.length).toBeGreaterThan(20);
+      const stored = bucketFiles();
+      for (const name of result.uploaded) expect(stored.get(name)?.equals(started.get(name)!), `${name} is the started release's`).toBe(true);
+      expect([...stored.keys()].sort()).toEqual([...started.keys()].sort());
+      expect(linkProblems(stored, SITE_URL)).toEqual([]);
+    } finally {
+      open();
+      gcs.beforeAnswer = undefined;
+    }
+    // The lease is gone with the deploy: the next build keeps only the current and the previous release again.
+    await nightly(7);
+    expect((await readdir(`${dist}.releases`)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    expect((await readdir(`${dist}.releases`)).filter((name) => name.startsWith('.lease-'))).toEqual([]);
   }, 180_000);
 });
