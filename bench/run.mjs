@@ -80,6 +80,8 @@ async function benchSize(n, peers) {
     // Interleaved: each run builds every tool once, so load on the machine hits all alike.
     for (const [name, tool] of Object.entries(tools)) {
       await rm(tool.out, { recursive: true, force: true });
+      // dist is a link into dist.releases/: a cold build, as on a CI runner without a cache, has neither.
+      if (name === 'felt') await rm(`${tool.out}.releases`, { recursive: true, force: true });
       await rm(path.join(dir, 'hugo', 'resources'), { recursive: true, force: true });
       await rm(path.join(dir, 'felt', '.felt-cache'), { recursive: true, force: true });
       process.stdout.write(`   ${name} cold build ${run + 1}/${runs}… `);

@@ -32,7 +32,7 @@ import { assembleRelease } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
-import { nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
+import { discardSpare, nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
 import { checkCacheFolder, removeLeftover } from './swapFaults.ts';
 import { loadingContent, preparingOutput, writingSite } from './stages.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
@@ -208,6 +208,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const templateKey = digest(`${feltCodeVersion()}|${JSON.stringify(setup)}`);
   const previous = options.incremental === false || !target.layout?.current ? undefined : readManifest(target.layout.current);
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
+  // Only an incremental build reworks the spare release (commit.ts): for any other, it goes while pages render.
+  if (target.layout && !reuse) discardSpare(target.layout);
   const manifest = newManifest(templateKey);
   const written: string[] = [];
 
@@ -256,7 +258,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
         const { staging } = layout;
         const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
         if (!reuse) renameSync(staging, release);
-        publishRelease(layout, release);
+        await publishRelease(layout, release);
       };
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Problem } from '../../shared/errors.ts';
 import { CONTENT_PARSE, issueProblems, type FieldPath } from '../../shared/validation.ts';
 import { FrontmatterError, normaliseSource, splitMatter } from './grayMatter.ts';
+import { readSimpleYaml } from './simpleYaml.ts';
 import { parseYaml, type YamlSource } from './yamlSource.ts';
 
 export interface SplitFile {
@@ -24,6 +25,14 @@ export function splitFrontmatter(source: string): SplitFile {
   // gray-matter keeps only the data; the YAML, with its positions, is kept here.
   const documents: YamlSource[] = [];
   const { data, body } = splitMatter(text, (block) => {
+    // Frontmatter as felt writes it is read by the fast path; the lines of its
+    // fields, wanted only for a problem, come from the full parser then.
+    const simple = readSimpleYaml(block);
+    if (simple) {
+      let full: YamlSource | undefined;
+      documents.push({ data: simple, lineOf: (path) => (full ??= parseYaml(block)).lineOf(path) });
+      return simple;
+    }
     const document = parseYaml(block);
     documents.push(document);
     return document.data;

@@ -34,7 +34,7 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
             </>
           )}
           <span aria-hidden="true"> · </span>
-          {t('article.readingTime', { minutes: readingMinutes(body.words) })}
+          {t('article.readingTime', { minutes: readingMinutes(props.words) })}
         </p>
         <div data-island="copy-link" data-url={props.pageUrl}>
           <CopyLink url={props.pageUrl} label={t('article.copyLink')} copied={t('article.copied')} prompt={t('article.copyPrompt')} />

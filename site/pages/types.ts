@@ -68,6 +68,8 @@ export interface ArticleProps {
   digest: string;
   date: string;
   updated?: string;
+  /** Words in the body, counted when the article was loaded (for the reading time). */
+  words: number;
   author: { name: string; slug: string; bio: string };
   trail: Crumb[];
   tags: string[];

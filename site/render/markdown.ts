@@ -94,7 +94,15 @@ export function renderMarkdown(source: string): RenderedMarkdown {
       firstParagraph = inlineText(tokens[i + 1]);
     }
   }
-  return { html: md.renderer.render(tokens, md.options, env), toc, words: countWords(source), firstParagraph };
+  return {
+    html: md.renderer.render(tokens, md.options, env),
+    toc,
+    // Counted when asked: an article page takes its count from the loader, which counted the same body.
+    get words() {
+      return countWords(source);
+    },
+    firstParagraph,
+  };
 }
 
 /** Markdown rendered inline (no wrapping paragraph), for short fields. */

@@ -169,6 +169,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       digest: article.digest,
       date: article.date,
       updated: article.updated,
+      words: article.words,
       author: byline,
       trail,
       tags,
