@@ -75,7 +75,7 @@ const PROGRAM_EXAMPLES: readonly Example[] = [
   ['felt build && felt serve', 'build the site into dist/ and look at it on http://127.0.0.1:8080'],
   ['felt generate --locale en_US --count 10', 'write articles into the dev bucket'],
   ['felt preview', "tomorrow's site with the dev bucket's drafts marked, before publishing"],
-  ['felt publish --all --yes && felt pull', 'promote them to production and sync content/'],
+  ['felt publish --all --yes; felt pull', 'promote them to production and sync content/ (publish exits 2 when it skipped an invalid article: still pull)'],
   ['felt deploy --bucket www-feltmagazine', 'upload the built site'],
 ];
 
