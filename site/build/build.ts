@@ -44,6 +44,8 @@ import { absoluteUrl } from '../render/seo.ts';
 import { assertSerializable } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
+import { findProviderPictures } from '../pictures/providerPictures.ts';
+import { writeCovers } from '../pictures/coverStage.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
@@ -81,14 +83,16 @@ export interface BuildResult {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
+  const cacheDir = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache');
+  const cacheFile = cacheDir && path.join(cacheDir, 'articles.json');
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
   try {
     const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
-    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, options));
+    const imageCache = cacheDir && path.join(cacheDir, 'images');
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache }));
     mark('write');
     await duringStage(writingSite(outDir), finish);
     mark('commit');
@@ -134,7 +138,8 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   const contentDir = path.resolve(options.contentDir);
   const content = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile }));
   mark('load content');
-  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
+  const pictures = findProviderPictures(contentDir, options.locale ?? content.settings.locale);
+  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now, pictures });
   mark('model');
   // Two routes writing one file: refused before anything is written, dist/ and its recovery included.
   const collisions = routeProblems(model);
@@ -152,7 +157,7 @@ function siteContext(model: SiteModel): SiteContextValue {
  * Writes the site into `staging`: everything for a cold build, only what
  * changed for an incremental one. Returns how to put it in place.
  */
-async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions) {
+async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions & { imageCache?: string }) {
   const { settings } = model.content;
   const assets = await buildAssets(target.layout?.staging ?? outDir);
   mark('assets');
@@ -208,6 +213,19 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
+  const covers = await writeCovers(
+    model,
+    {
+      previous: reuse?.others,
+      record: (file, version) => (manifest.others[file] = version),
+      write: (file, bytes) => {
+        sink.write(file, bytes);
+        written.push(file);
+      },
+    },
+    { cacheDir: options.imageCache },
+  );
+  mark(`covers (${covers.made} made, ${covers.cached} cached)`);
 
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));

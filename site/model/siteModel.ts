@@ -9,6 +9,7 @@ import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../.
 import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, subcategoryKey, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
+import type { ProviderPicture } from '../pictures/providerPictures.ts';
 
 export interface Translation {
   locale: ContentLocale;
@@ -34,6 +35,8 @@ export interface SiteModel {
   translations: Map<string, Translation[]>;
   /** Build time, for the copyright year and feeds. */
   now: Date;
+  /** The model provider's pictures of this locale's articles, by slug (site/pictures/providerPictures.ts). */
+  pictures: ReadonlyMap<string, ProviderPicture>;
 }
 
 export interface ModelOptions {
@@ -41,6 +44,7 @@ export interface ModelOptions {
   ui?: UiLocale;
   messages: Record<UiLocale, Messages>;
   now?: Date;
+  pictures?: ReadonlyMap<string, ProviderPicture>;
 }
 
 export function buildSiteModel(content: SiteContent, options: ModelOptions): SiteModel {
@@ -72,6 +76,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     articlesByAuthor,
     translations: collectTranslations(content),
     now: options.now ?? new Date(),
+    pictures: options.pictures ?? new Map(),
   };
 }
 

@@ -30,6 +30,8 @@ export interface Head {
   published?: string;
   modified?: string;
   author?: string;
+  /** The page's share card (og:image, 1200 × 630); the site's card when absent. */
+  image?: { path: string; alt: string };
 }
 
 export interface LinkItem {
@@ -65,6 +67,8 @@ export interface ArticleProps {
   source: string;
   /** Digest of the source: with the other props, the page's cache key. */
   digest: string;
+  /** The cover's alt text: the provider's picture shows the article's subject; the generated one is decorative (""). */
+  coverAlt: string;
   date: string;
   updated?: string;
   author: { name: string; slug: string; bio: string };

@@ -91,7 +91,8 @@ function articleInputs(model: SiteModel): (article: Article) => string {
   const { authors, ads } = model.content;
   const shared = digest(JSON.stringify([authors, ads, model.locale]));
   return (article) => {
-    let text = shared + fileOf(article);
+    // A provider picture gives the page its cover's alt text.
+    let text = shared + fileOf(article) + (model.pictures.get(article.slug)?.digest ?? '');
     for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!);
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
@@ -121,6 +122,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => p.subsubcategories))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
+  const coverAlt = t('article.coverAlt', { title: article.title });
   const alternates = others.length
     ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
     : [];
@@ -135,6 +137,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       published: article.date,
       modified: article.updated,
       author: author.name,
+      image: { path: urls.shareCard(article.slug), alt: coverAlt },
       structuredData: [
         {
           type: 'article',
@@ -149,6 +152,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
             section: placement ? pick(placement.category.title) : undefined,
             keywords: tags,
             words: article.words,
+            image: urls.shareCard(article.slug),
           },
         },
         { type: 'breadcrumbs', trail },
@@ -161,6 +165,8 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       description: article.description,
       source: article.source,
       digest: article.digest,
+      // The generated illustration says nothing the title beside it does not: it is decorative, alt="".
+      coverAlt: model.pictures.has(article.slug) ? coverAlt : '',
       date: article.date,
       updated: article.updated,
       author: byline,

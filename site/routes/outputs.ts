@@ -45,6 +45,7 @@ export const BUILD_FOLDERS: readonly FolderClaim[] = [
   { folder: 'page-data/', holds: 'the page data, which robots.txt keeps crawlers out of', admitsPageData: true },
   { folder: 'page-data/sq/d/', holds: 'the shared page data, cached as immutable' },
   { folder: 'slice-data/', holds: 'the header and footer, which robots.txt keeps crawlers out of' },
+  { folder: 'images/', holds: 'the cover images and share cards' },
   { folder: '.felt/', holds: 'the build manifest' },
 ];
 

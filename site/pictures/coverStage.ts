@@ -1,0 +1,149 @@
+/**
+ * The build's picture stage: every article's cover files (site/pictures/
+ * rasterise.ts) and the site's share card, written into the release.
+ *
+ * Each cover has a key: a digest of what its bytes are made from (the art's
+ * version and its subject, or the provider picture's digest; the encoders'
+ * settings). Made once, a cover is kept under its key in the image cache
+ * (`.felt-cache/images/`, beside articles.json), one file per cover, so a
+ * cold build of a site whose covers were made before only copies them. The
+ * key is also each file's version in the build manifest: an incremental
+ * build neither makes nor copies the files of an unchanged cover, the
+ * release keeps them (site/build/commit.ts links them from the current one).
+ */
+import { availableParallelism } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { writeFileAtomic } from '../../shared/atomicWrite.ts';
+import { digest } from '../build/buildCache.ts';
+import type { SiteModel } from '../model/siteModel.ts';
+import { urls } from '../model/urls.ts';
+import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
+import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
+import { ENCODING, rasterise, type CoverFile, type Picture } from './rasterise.ts';
+
+export interface CoverTarget {
+  /** The previous build's file versions (its manifest's `others`), when this build reuses it. */
+  previous?: Readonly<Record<string, string>>;
+  /** Notes a file of this build and its version (this build's manifest). */
+  record(file: string, version: string): void;
+  write(file: string, bytes: Uint8Array): void;
+}
+
+export interface CoverOptions {
+  /** The image cache's folder; none for a build in memory (a cache in this process then). */
+  cacheDir?: string;
+}
+
+export interface CoverCounts {
+  /** Covers rasterised by this build. */
+  made: number;
+  /** Covers taken from the image cache. */
+  cached: number;
+  /** Covers the release already had. */
+  kept: number;
+}
+
+interface CoverJob {
+  key: string;
+  /** Output file (relative to the site's root) for each name rasterise() makes. */
+  outputs: Map<string, string>;
+  picture: () => Promise<Picture>;
+}
+
+export async function writeCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): Promise<CoverCounts> {
+  const counts: CoverCounts = { made: 0, cached: 0, kept: 0 };
+  const limit = pLimit(Math.max(1, availableParallelism()));
+  const jobs = [...coverJobs(model)];
+  for (const job of jobs) for (const file of job.outputs.values()) target.record(file, job.key);
+  await Promise.all(
+    jobs.map((job) =>
+      limit(async () => {
+        if ([...job.outputs.values()].every((file) => target.previous?.[file] === job.key)) return void counts.kept++;
+        let files = await readCached(options.cacheDir, job.key);
+        if (files) counts.cached++;
+        else {
+          files = await rasterise(await job.picture());
+          await storeCached(options.cacheDir, job.key, files);
+          counts.made++;
+        }
+        for (const file of files) {
+          const output = job.outputs.get(file.name);
+          if (output) target.write(output, file.bytes);
+        }
+      }),
+    ),
+  );
+  return counts;
+}
+
+/** Where an article is filed first: its cover's category and subcategory. */
+export function coverSubject(model: SiteModel, articleId: string, slug: string): CoverSubject {
+  const placement = model.index.placements.get(articleId)?.[0];
+  return { slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
+}
+
+function* coverJobs(model: SiteModel): Generator<CoverJob> {
+  for (const article of model.articles) {
+    const provided = model.pictures.get(article.slug);
+    const subject = coverSubject(model, article.id, article.slug);
+    const outputs = new Map<string, string>();
+    for (const width of COVER_WIDTHS) for (const format of COVER_FORMATS) outputs.set(`${width}.${format}`, urls.cover(article.slug, width, format).slice(1));
+    outputs.set('card.jpg', urls.shareCard(article.slug).slice(1));
+    yield {
+      key: digest(JSON.stringify([ART_VERSION, ENCODING, provided ? { provided: provided.digest } : subject])),
+      outputs,
+      picture: async () => (provided ? { raster: await readFile(provided.file) } : { svg: coverSvg(subject, COVER_WIDTH, COVER_HEIGHT) }),
+    };
+  }
+  // The site's own card: the brand's colours and motif, for every page that is not an article.
+  const site: CoverSubject = { slug: model.content.settings.brand };
+  yield {
+    key: digest(JSON.stringify([ART_VERSION, ENCODING, site])),
+    outputs: new Map([['card.jpg', urls.siteCard().slice(1)]]),
+    picture: async () => ({ svg: coverSvg(site, COVER_WIDTH, COVER_HEIGHT) }),
+  };
+}
+
+// ---- The image cache: one file per cover, `{key}.bin`: a JSON header of names and sizes, then the bytes.
+
+/** Builds in memory (tests) keep their covers here instead, up to a bound. */
+const inMemory = new Map<string, CoverFile[]>();
+const IN_MEMORY_COVERS = 2000;
+
+function cachePath(cacheDir: string, key: string): string {
+  return path.join(cacheDir, key.slice(0, 2), `${key}.bin`);
+}
+
+async function readCached(cacheDir: string | undefined, key: string): Promise<CoverFile[] | undefined> {
+  if (!cacheDir) return inMemory.get(key);
+  const data = await readFile(cachePath(cacheDir, key)).catch(() => undefined);
+  if (!data || data.length < 4) return undefined;
+  try {
+    const headerLength = data.readUInt32BE(0);
+    const header = JSON.parse(data.subarray(4, 4 + headerLength).toString('utf8')) as { name: string; size: number }[];
+    const files: CoverFile[] = [];
+    let at = 4 + headerLength;
+    for (const { name, size } of header) {
+      files.push({ name, bytes: data.subarray(at, at + size) });
+      at += size;
+    }
+    // A file cut short (a full disk, a hand-edited cache) is made again, never served.
+    return at === data.length ? files : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function storeCached(cacheDir: string | undefined, key: string, files: CoverFile[]): Promise<void> {
+  if (!cacheDir) {
+    if (inMemory.size >= IN_MEMORY_COVERS) inMemory.delete(inMemory.keys().next().value!);
+    inMemory.set(key, files);
+    return;
+  }
+  const header = Buffer.from(JSON.stringify(files.map((f) => ({ name: f.name, size: f.bytes.length }))));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  await writeFileAtomic(cachePath(cacheDir, key), Buffer.concat([length, header, ...files.map((f) => f.bytes)]));
+}
