@@ -21,7 +21,8 @@ import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
-import { ENCODING, rasterise, type CoverFile, type Picture } from './rasterise.ts';
+import { ENCODING, rasterise, type CoverFile } from './rasterise.ts';
+import { FeltError } from '../../shared/errors.ts';
 
 export interface CoverTarget {
   /** The previous build's file versions (its manifest's `others`), when this build reuses it. */
@@ -32,7 +33,7 @@ export interface CoverTarget {
 }
 
 export interface CoverOptions {
-  /** The image cache's folder; none for a build in memory (a cache in this process then). */
+  /** The image cache's folder; none for a cold build (--no-incremental) and a build in memory. */
   cacheDir?: string;
 }
 
@@ -49,7 +50,7 @@ interface CoverJob {
   key: string;
   /** Output file (relative to the site's root) for each name rasterise() makes. */
   outputs: Map<string, string>;
-  picture: () => Promise<Picture>;
+  make: () => Promise<CoverFile[]>;
 }
 
 export async function writeCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): Promise<CoverCounts> {
@@ -64,7 +65,7 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
         let files = await readCached(options.cacheDir, job.key);
         if (files) counts.cached++;
         else {
-          files = await rasterise(await job.picture());
+          files = await job.make();
           await storeCached(options.cacheDir, job.key, files);
           counts.made++;
         }
@@ -94,7 +95,7 @@ function* coverJobs(model: SiteModel): Generator<CoverJob> {
     yield {
       key: digest(JSON.stringify([ART_VERSION, ENCODING, provided ? { provided: provided.digest } : subject])),
       outputs,
-      picture: async () => (provided ? { raster: await readFile(provided.file) } : { svg: coverSvg(subject, COVER_WIDTH, COVER_HEIGHT) }),
+      make: () => (provided ? rasteriseProvided(provided.file) : rasterise({ svg: coverSvg(subject, COVER_WIDTH, COVER_HEIGHT) })),
     };
   }
   // The site's own card: the brand's colours and motif, for every page that is not an article.
@@ -102,22 +103,30 @@ function* coverJobs(model: SiteModel): Generator<CoverJob> {
   yield {
     key: digest(JSON.stringify([ART_VERSION, ENCODING, site])),
     outputs: new Map([['card.jpg', urls.siteCard().slice(1)]]),
-    picture: async () => ({ svg: coverSvg(site, COVER_WIDTH, COVER_HEIGHT) }),
+    make: () => rasterise({ svg: coverSvg(site, COVER_WIDTH, COVER_HEIGHT) }),
   };
 }
 
-// ---- The image cache: one file per cover, `{key}.bin`: a JSON header of names and sizes, then the bytes.
+/** A provider's picture is the operator's file: one that is not an image stops the build with its name. */
+async function rasteriseProvided(file: string): Promise<CoverFile[]> {
+  const raster = await readFile(file);
+  try {
+    return await rasterise({ raster });
+  } catch (error) {
+    throw new FeltError('PICTURE_INVALID', `${file}: not a picture felt can read (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
+  }
+}
 
-/** Builds in memory (tests) keep their covers here instead, up to a bound. */
-const inMemory = new Map<string, CoverFile[]>();
-const IN_MEMORY_COVERS = 2000;
+// ---- The image cache: one file per cover, `{key}.bin`: a JSON header of names and sizes, then the bytes.
 
 function cachePath(cacheDir: string, key: string): string {
   return path.join(cacheDir, key.slice(0, 2), `${key}.bin`);
 }
 
 async function readCached(cacheDir: string | undefined, key: string): Promise<CoverFile[] | undefined> {
-  if (!cacheDir) return inMemory.get(key);
+  if (!cacheDir) return undefined;
   const data = await readFile(cachePath(cacheDir, key)).catch(() => undefined);
   if (!data || data.length < 4) return undefined;
   try {
@@ -137,11 +146,7 @@ async function readCached(cacheDir: string | undefined, key: string): Promise<Co
 }
 
 async function storeCached(cacheDir: string | undefined, key: string, files: CoverFile[]): Promise<void> {
-  if (!cacheDir) {
-    if (inMemory.size >= IN_MEMORY_COVERS) inMemory.delete(inMemory.keys().next().value!);
-    inMemory.set(key, files);
-    return;
-  }
+  if (!cacheDir) return;
   const header = Buffer.from(JSON.stringify(files.map((f) => ({ name: f.name, size: f.bytes.length }))));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
