@@ -114,6 +114,14 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly stri
       const current = target.get(object.name);
       plan.push({ name: object.name, state: !current ? 'new' : current.md5 === object.md5 ? 'unchanged' : 'changed', generation: current?.generation ?? '0' });
     }
+    // generation.images: an article's cover picture goes with it (cli/generate/images.ts).
+    const pictures = `images/${locale}/`;
+    const published = new Map<string, ObjectInfo>(prodExists ? (await prod.list(pictures)).map((o) => [o.name, o]) : []);
+    for (const object of await dev.list(pictures)) {
+      if (!object.name.endsWith('.png') || (slugs && !slugs.includes(object.name.slice(pictures.length, -4)))) continue;
+      const current = published.get(object.name);
+      plan.push({ name: object.name, state: !current ? 'new' : current.md5 === object.md5 ? 'unchanged' : 'changed', generation: current?.generation ?? '0' });
+    }
   }
   const missing = (slugs ?? []).filter((s) => !found.has(s));
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });

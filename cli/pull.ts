@@ -17,6 +17,7 @@ import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
+import { isPng, pictureObjectName } from './generate/images.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -58,8 +59,24 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       hint: options.env === 'dev' ? 'generate articles first' : 'publish articles first, or pull --env dev',
     });
   const result: PullResult = { bucket: bucket.location, download: [], unchanged: 0, remove: [], extra: [], failed: [], dryRun: Boolean(options.dryRun) };
-  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string }[] = [];
+  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string; picture?: boolean }[] = [];
   for (const locale of locales) {
+    // generation.images: each article's cover picture, beside it in the bucket (cli/generate/images.ts).
+    const pictures = path.join(project.contentDir, 'images', locale);
+    const localPictures = await localChecksums(pictures, '.png');
+    const remotePictures = new Set<string>();
+    for (const object of await bucket.list(`images/${locale}/`)) {
+      const slug = path.posix.basename(object.name, '.png');
+      if (object.name !== pictureObjectName(locale, slug) || !SLUG_PATTERN.test(slug)) {
+        result.failed.push({ name: object.name, reason: 'not a picture name (images/{locale}/{slug}.png); skipped' });
+        continue;
+      }
+      remotePictures.add(slug);
+      if (localPictures.get(slug) === object.md5) result.unchanged++;
+      else jobs.push({ locale, slug, name: object.name, md5: object.md5, picture: true });
+    }
+    for (const slug of localPictures.keys())
+      if (!remotePictures.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(pictures, `${slug}.png`));
     const folder = path.join(project.contentDir, 'articles', locale);
     const local = await localChecksums(folder);
     const remote = new Set<string>();
@@ -88,18 +105,26 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   for (const locale of locales) {
     const folder = path.join(project.contentDir, 'articles', locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
+    const pictures = path.join(project.contentDir, 'images', locale);
+    for (const name of await removeLeftoverTemporaries(pictures)) reporter.print(`removed ${path.join(pictures, name)}, left by an interrupted write`);
   }
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
   const limit = pLimit(16);
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        const target = path.join(project.contentDir, 'articles', job.locale, `${job.slug}.md`);
+        const target = job.picture
+          ? path.join(project.contentDir, 'images', job.locale, `${job.slug}.png`)
+          : path.join(project.contentDir, 'articles', job.locale, `${job.slug}.md`);
         try {
           const data = await bucket.read(job.name);
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
-          const { problems } = parseArticleBytes(data, target, job.locale);
-          if (problems.length) throw new Error(`invalid article: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}`);
+          if (job.picture) {
+            if (!isPng(data)) throw new Error('not a PNG picture');
+          } else {
+            const { problems } = parseArticleBytes(data, target, job.locale);
+            if (problems.length) throw new Error(`invalid article: ${problems.map((p) => `${p.field ? `${p.field}: ` : ''}${p.message}`).join('; ')}`);
+          }
           await writeFileAtomic(target, data);
           progress.tick(`wrote ${target}`);
         } catch (error) {
@@ -118,9 +143,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   return result;
 }
 
-async function localChecksums(folder: string): Promise<Map<string, string>> {
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.md'));
+async function localChecksums(folder: string, extension = '.md'): Promise<Map<string, string>> {
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith(extension));
   const limit = pLimit(32);
-  const sums = await Promise.all(names.map((name) => limit(async () => [name.slice(0, -3), md5Base64(await readFile(path.join(folder, name)))] as const)));
+  const sums = await Promise.all(
+    names.map((name) => limit(async () => [name.slice(0, -extension.length), md5Base64(await readFile(path.join(folder, name)))] as const)),
+  );
   return new Map(sums);
 }

@@ -43,6 +43,17 @@ export const siteSettingsSchema = z.object({
   generation: z.object({
     model: text,
     prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })),
+    /** Optional: a cover picture per article from the provider's images API (cli/generate/images.ts). */
+    images: z
+      .object({
+        model: text,
+        size: z
+          .string()
+          .regex(/^(\d{3,4}x\d{3,4}|auto)$/, 'must be WIDTHxHEIGHT, like 1536x1024, or auto')
+          .optional(),
+        quality: z.enum(['low', 'medium', 'high', 'auto', 'standard', 'hd']).optional(),
+      })
+      .optional(),
   }),
 }) satisfies z.ZodType<SiteSettings>;
 

@@ -36,7 +36,15 @@ export interface SiteSettings {
   /** projectId and apiEndpoint are read for GCS only. */
   storage: { prefix: string; backend: 'local' | 'gcs'; localRoot: string; projectId?: string; apiEndpoint?: string };
   proxy: { allow: string[] };
-  generation: { model: string; prices: Record<string, { input: number; output: number }> };
+  generation: { model: string; prices: Record<string, { input: number; output: number }>; images?: ImageSettings };
+}
+
+/** `generation.images`: ask the provider's images API for each new article's cover picture. */
+export interface ImageSettings {
+  model: string;
+  /** As the images API takes it: "1536x1024", "auto" (the model's default when absent). */
+  size?: string;
+  quality?: 'low' | 'medium' | 'high' | 'auto' | 'standard' | 'hd';
 }
 
 export interface CategoryNode {

@@ -107,7 +107,15 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
     model: prepared.model,
     onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`),
   });
-  const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
+  const ctx = workerContext(
+    prepared,
+    existing,
+    llm,
+    bucket,
+    options,
+    (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`),
+    (line) => progress.note(line),
+  );
   const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   let interrupted = false;
@@ -158,7 +166,10 @@ export function workerContext(
   bucket: Bucket,
   options: Pick<GenerateOptions, 'attempts' | 'signal'>,
   onReask: WorkerContext['onReask'],
+  /** Where generation.images tells what became of each picture. */
+  onPicture: (line: string) => void = () => undefined,
 ): WorkerContext {
+  const images = prepared.project.settings.generation.images;
   return {
     plan: prepared.plan,
     rules: prepared.rules,
@@ -171,6 +182,7 @@ export function workerContext(
     attempts: Math.max(1, options.attempts ?? 3),
     signal: options.signal,
     onReask,
+    pictures: images && { settings: images, note: onPicture },
   };
 }
 

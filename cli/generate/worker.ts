@@ -5,7 +5,8 @@
  * overwritten. Used by the direct run and by batch collection.
  */
 import { createHash } from 'node:crypto';
-import type { Author, ContentLocale } from '../../shared/types.ts';
+import type { Author, ContentLocale, ImageSettings } from '../../shared/types.ts';
+import { storePicture } from './images.ts';
 import { ARTICLE_CONTENT_TYPE, articleObjectName } from '../storage/index.ts';
 import { isPreconditionFailed } from '../storage/errors.ts';
 import type { Bucket } from '../storage/types.ts';
@@ -31,6 +32,8 @@ export interface WorkerContext {
   attempts: number;
   signal?: AbortSignal;
   onReask?: (slot: Slot, reason: string) => void;
+  /** generation.images: a cover picture for each stored article (images.ts), and where its outcome is told. */
+  pictures?: { settings: ImageSettings; note: (line: string) => void };
 }
 
 export type Outcome =
@@ -76,6 +79,19 @@ export async function produce(slot: Slot, ctx: WorkerContext, firstAnswer?: stri
             [META.model]: ctx.llm.model,
           },
         });
+        if (ctx.pictures) {
+          const { slug, title } = result.answer;
+          const request = {
+            llm: ctx.llm,
+            bucket: ctx.bucket,
+            settings: ctx.pictures.settings,
+            locale: ctx.plan.locale,
+            slug,
+            title,
+            category: slot.target.category.key,
+          };
+          ctx.pictures.note(await storePicture({ ...request, signal: ctx.signal }));
+        }
         return { slot: slot.index, status: 'stored', slug: result.answer.slug, object, attempts: attempt };
       } catch (error) {
         if (!isPreconditionFailed(error)) throw error;
