@@ -213,6 +213,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
+  mark('other files');
   const covers = await writeCovers(
     model,
     {

@@ -55,13 +55,22 @@ interface CoverJob {
 
 export async function writeCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): Promise<CoverCounts> {
   const counts: CoverCounts = { made: 0, cached: 0, kept: 0 };
-  const limit = pLimit(Math.max(1, availableParallelism()));
   const jobs = [...coverJobs(model)];
-  for (const job of jobs) for (const file of job.outputs.values()) target.record(file, job.key);
+  const todo: CoverJob[] = [];
+  for (const job of jobs) {
+    let kept = true;
+    for (const file of job.outputs.values()) {
+      target.record(file, job.key);
+      kept &&= target.previous?.[file] === job.key;
+    }
+    if (kept) counts.kept++;
+    else todo.push(job);
+  }
+  // Rasterising runs on libuv's threads: one cover per core at a time keeps them all busy.
+  const limit = pLimit(Math.max(1, availableParallelism()));
   await Promise.all(
-    jobs.map((job) =>
+    todo.map((job) =>
       limit(async () => {
-        if ([...job.outputs.values()].every((file) => target.previous?.[file] === job.key)) return void counts.kept++;
         let files = await readCached(options.cacheDir, job.key);
         if (files) counts.cached++;
         else {
@@ -85,6 +94,9 @@ export function coverSubject(model: SiteModel, articleId: string, slug: string):
   return { slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
 }
 
+/** What every key holds besides its subject, hashed once: a rebuild computes a key per article. */
+const KEY_BASE = digest(JSON.stringify([ART_VERSION, ENCODING]));
+
 function* coverJobs(model: SiteModel): Generator<CoverJob> {
   for (const article of model.articles) {
     const provided = model.pictures.get(article.slug);
@@ -93,7 +105,7 @@ function* coverJobs(model: SiteModel): Generator<CoverJob> {
     for (const width of COVER_WIDTHS) for (const format of COVER_FORMATS) outputs.set(`${width}.${format}`, urls.cover(article.slug, width, format).slice(1));
     outputs.set('card.jpg', urls.shareCard(article.slug).slice(1));
     yield {
-      key: digest(JSON.stringify([ART_VERSION, ENCODING, provided ? { provided: provided.digest } : subject])),
+      key: digest(`${KEY_BASE}${JSON.stringify(provided ? { provided: provided.digest } : subject)}`),
       outputs,
       make: () => (provided ? rasteriseProvided(provided.file) : rasterise({ svg: coverSvg(subject, COVER_WIDTH, COVER_HEIGHT) })),
     };
@@ -101,7 +113,7 @@ function* coverJobs(model: SiteModel): Generator<CoverJob> {
   // The site's own card: the brand's colours and motif, for every page that is not an article.
   const site: CoverSubject = { slug: model.content.settings.brand };
   yield {
-    key: digest(JSON.stringify([ART_VERSION, ENCODING, site])),
+    key: digest(`${KEY_BASE}${JSON.stringify(site)}`),
     outputs: new Map([['card.jpg', urls.siteCard().slice(1)]]),
     make: () => rasterise({ svg: coverSvg(site, COVER_WIDTH, COVER_HEIGHT) }),
   };
