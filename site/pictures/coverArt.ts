@@ -14,7 +14,7 @@
  */
 import { fnv1a } from '../../shared/hash.ts';
 
-export const ART_VERSION = 1;
+export const ART_VERSION = 2;
 
 export interface CoverSubject {
   slug: string;
@@ -283,7 +283,16 @@ function shield({ width, height, palette, accent, random, variant }: Drawing): s
 function network({ width, height, palette, accent, random, variant }: Drawing): string {
   const count = 5 + variant * 2;
   const nodes: [number, number][] = [];
-  for (let i = 0; i < count; i++) nodes.push([width * (0.15 + random() * 0.7), height * (0.18 + random() * 0.64)]);
+  // A few tries per node for a place clear of the others: nodes drawn on top of each other read as a smudge.
+  const gap = height * 0.2;
+  for (let i = 0; i < count; i++) {
+    let place: [number, number] = [0, 0];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      place = [width * (0.15 + random() * 0.7), height * (0.18 + random() * 0.64)];
+      if (nodes.every(([x, y]) => Math.hypot(x - place[0], y - place[1]) >= gap)) break;
+    }
+    nodes.push(place);
+  }
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const [x1, y1] = nodes[i]!;
