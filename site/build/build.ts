@@ -83,15 +83,17 @@ export interface BuildResult {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  const cacheDir = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache');
-  const cacheFile = cacheDir && path.join(cacheDir, 'articles.json');
+  const cacheDir = path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache');
+  const cacheFile = options.incremental === false ? undefined : path.join(cacheDir, 'articles.json');
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
   try {
     const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
-    const imageCache = cacheDir && path.join(cacheDir, 'images');
+    // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
+    // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
+    const imageCache = path.join(cacheDir, 'images');
     const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache }));
     mark('write');
     await duringStage(writingSite(outDir), finish);

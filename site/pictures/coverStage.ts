@@ -6,7 +6,8 @@
  * version and its subject, or the provider picture's digest; the encoders'
  * settings). Made once, a cover is kept under its key in the image cache
  * (`.felt-cache/images/`, beside articles.json), one file per cover, so a
- * cold build of a site whose covers were made before only copies them. The
+ * build into a new folder, or a full rebuild (--no-incremental), of a site
+ * whose covers were made before only copies them. The
  * key is also each file's version in the build manifest: an incremental
  * build neither makes nor copies the files of an unchanged cover, the
  * release keeps them (site/build/commit.ts links them from the current one).
@@ -33,7 +34,7 @@ export interface CoverTarget {
 }
 
 export interface CoverOptions {
-  /** The image cache's folder; none for a cold build (--no-incremental) and a build in memory. */
+  /** The image cache's folder; none for a build in memory. */
   cacheDir?: string;
 }
 
@@ -162,5 +163,6 @@ async function storeCached(cacheDir: string | undefined, key: string, files: Cov
   const header = Buffer.from(JSON.stringify(files.map((f) => ({ name: f.name, size: f.bytes.length }))));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(header.length);
-  await writeFileAtomic(cachePath(cacheDir, key), Buffer.concat([length, header, ...files.map((f) => f.bytes)]));
+  // A cache that cannot be written (a read-only checkout, a full disk) costs the next build time, never this one.
+  await writeFileAtomic(cachePath(cacheDir, key), Buffer.concat([length, header, ...files.map((f) => f.bytes)])).catch(() => undefined);
 }

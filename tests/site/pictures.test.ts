@@ -133,11 +133,11 @@ describe('covers of the fixture site', () => {
 
 describe('making covers', () => {
   it('makes the same bytes on every cold build', async () => {
-    const content = await fixtureCopy();
+    // Two copies of the content: two image caches, so each build draws every cover.
     const first = path.join(await tempDir(), 'dist');
     const second = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, outDir: first, now: NOW, incremental: false });
-    await buildSite({ contentDir: content, outDir: second, now: NOW, incremental: false });
+    await buildSite({ contentDir: await fixtureCopy(), outDir: first, now: NOW, incremental: false });
+    await buildSite({ contentDir: await fixtureCopy(), outDir: second, now: NOW, incremental: false });
     const one = await imageFiles(first);
     const two = await imageFiles(second);
     expect(one.size).toBe(5 * 7 + 1);
