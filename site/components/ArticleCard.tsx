@@ -27,7 +27,7 @@ export function ArticleCard({
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card card-${size}`}>
-      <CoverImage className="card-cover" slug={article.slug} sizes={COVER_SIZES[size]} loading={cover} />
+      <CoverImage className="card-cover" slug={article.slug} sizes={COVER_SIZES[size]} loading={cover} picture={article.picture} />
       {article.category && (
         <a className="card-kicker" href={article.category.href}>
           {article.category.title}

@@ -54,10 +54,11 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const articles = content.articles[locale];
   const index = buildCategoryIndex(articles, content.categories);
   const authorSlugs = new Map(content.authors.map((a) => [a.name, a.slug]));
+  const pictures = options.pictures ?? new Map<string, ProviderPicture>();
   const summaries = new Map<string, ArticleSummary>();
   const articlesByAuthor = new Map<string, string[]>();
   for (const article of articles) {
-    summaries.set(article.id, summarize(article, index.placements.get(article.id) ?? [], authorSlugs, translator.pick));
+    summaries.set(article.id, summarize(article, index.placements.get(article.id) ?? [], authorSlugs, translator.pick, pictures.has(article.slug)));
     const list = articlesByAuthor.get(article.author);
     if (list) list.push(article.id);
     else articlesByAuthor.set(article.author, [article.id]);
@@ -76,7 +77,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     articlesByAuthor,
     translations: collectTranslations(content),
     now: options.now ?? new Date(),
-    pictures: options.pictures ?? new Map(),
+    pictures,
   };
 }
 

@@ -18,6 +18,8 @@ export interface ArticleSummary {
   updated?: string;
   minutes: number;
   category?: { title: string; href: string };
+  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
+  picture?: true;
 }
 
 export function summarize(
@@ -25,6 +27,7 @@ export function summarize(
   placements: Placement[],
   authorSlugs: Map<string, string>,
   pick: (value: CategoryNode['title']) => string,
+  picture: boolean,
 ): ArticleSummary {
   const first = placements[0];
   return {
@@ -38,5 +41,6 @@ export function summarize(
     // Minutes, not words: an edit that leaves the reading time alone leaves every listing unchanged.
     minutes: readingMinutes(article.words),
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
+    ...(picture ? { picture: true as const } : {}),
   };
 }

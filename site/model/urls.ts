@@ -16,6 +16,8 @@ export const urls = {
   logo: (brand: string) => `/icons/${brand}-logo-small.png`,
   /** An article's cover at one width and format (site/pictures/); by slug, so a new picture keeps its address. */
   cover: (slug: string, width: number, format: string) => `/images/covers/${slug}-${width}.${format}`,
+  /** A generated cover: the illustration itself, an SVG (it scales, so one file serves every width). */
+  coverSvg: (slug: string) => `/images/covers/${slug}.svg`,
   /** The 1200 × 630 share card (og:image) of an article. */
   shareCard: (slug: string) => `/images/og/${slug}.jpg`,
   /** The share card of every page that is not an article. */

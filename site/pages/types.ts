@@ -69,6 +69,8 @@ export interface ArticleProps {
   digest: string;
   /** The cover's alt text: the provider's picture shows the article's subject; the generated one is decorative (""). */
   coverAlt: string;
+  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
+  picture: boolean;
   date: string;
   updated?: string;
   author: { name: string; slug: string; bio: string };

@@ -1,9 +1,10 @@
 /**
- * One cover's files, made with sharp (libvips): the picture, an SVG or the
- * provider's raster, is drawn once at 1200 × 630, and every width and format
- * is made from that: AVIF and WebP at each width of coverSizes.ts, and the
- * share card as a JPEG (og:image: every network reads JPEG; a PNG of the
- * same card costs twice the time for nothing a crawler shows).
+ * One cover's files, made with sharp (libvips). A provider's raster is drawn
+ * once at 1200 × 630, and every width and format is made from that: AVIF and
+ * WebP at each width of coverSizes.ts, and the share card as a JPEG
+ * (og:image: every network reads JPEG; a PNG of the same card costs twice
+ * the time for nothing a crawler shows). A generated cover is served as its
+ * SVG, so only its share card is drawn (shareCard): crawlers do not read SVG.
  *
  * The encoders' settings are part of the images' cache key (ENCODING), and
  * so is libvips' version: either changing changes the bytes.
@@ -23,7 +24,6 @@ const ENCODERS: Record<CoverFormat, (image: Sharp) => Sharp> = {
 /** What the cached bytes depend on besides the picture: change a setting above, and this changes. */
 export const ENCODING = JSON.stringify({ vips: sharp.versions.vips, widths: COVER_WIDTHS, ...SETTINGS });
 
-export type Picture = { svg: string } | { raster: Uint8Array };
 
 export interface CoverFile {
   /** "400.avif", …, "card.jpg": the file's name within its cover. */
@@ -31,9 +31,15 @@ export interface CoverFile {
   bytes: Buffer;
 }
 
-/** Every file of one cover, in a fixed order. */
-export async function rasterise(picture: Picture): Promise<CoverFile[]> {
-  const source = 'svg' in picture ? sharp(Buffer.from(picture.svg)) : sharp(picture.raster).rotate().resize(COVER_WIDTH, COVER_HEIGHT, { fit: 'cover' });
+/** The share card (og:image) of a generated cover: its SVG drawn at 1200 × 630, as a JPEG. */
+export async function shareCard(svg: string): Promise<CoverFile> {
+  const bytes = await sharp(Buffer.from(svg)).removeAlpha().jpeg(SETTINGS.card).toBuffer();
+  return { name: 'card.jpg', bytes };
+}
+
+/** Every file of a provider picture's cover, in a fixed order. */
+export async function rasterise(raster: Uint8Array): Promise<CoverFile[]> {
+  const source = sharp(raster).rotate().resize(COVER_WIDTH, COVER_HEIGHT, { fit: 'cover' });
   // Drawn once: libvips would otherwise draw the SVG again for every output.
   const { data, info } = await source.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const base = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });

@@ -91,9 +91,10 @@ function articleInputs(model: SiteModel): (article: Article) => string {
   const { authors, ads } = model.content;
   const shared = digest(JSON.stringify([authors, ads, model.locale]));
   return (article) => {
-    // A provider picture gives the page its cover's alt text.
-    let text = shared + fileOf(article) + (model.pictures.get(article.slug)?.digest ?? '');
-    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!);
+    // A provider picture gives the page its cover's alt text, and a related article's its card's cover.
+    const pictureOf = (a: Article) => model.pictures.get(a.slug)?.digest ?? '';
+    let text = shared + fileOf(article) + pictureOf(article);
+    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!) + pictureOf(model.byId.get(id)!);
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
@@ -167,6 +168,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       digest: article.digest,
       // The generated illustration says nothing the title beside it does not: it is decorative, alt="".
       coverAlt: model.pictures.has(article.slug) ? coverAlt : '',
+      picture: model.pictures.has(article.slug),
       date: article.date,
       updated: article.updated,
       author: byline,
