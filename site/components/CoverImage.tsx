@@ -31,15 +31,7 @@ export function CoverImage({
   // React 18 knows fetchPriority only in lower case, as an unknown attribute.
   const priority = loading === 'high' ? { fetchpriority: 'high' } : {};
   const img = (src: string) => (
-    <img
-      src={src}
-      width={COVER_WIDTH}
-      height={COVER_HEIGHT}
-      alt={alt}
-      decoding="async"
-      loading={loading === 'lazy' ? 'lazy' : undefined}
-      {...priority}
-    />
+    <img src={src} width={COVER_WIDTH} height={COVER_HEIGHT} alt={alt} decoding="async" loading={loading === 'lazy' ? 'lazy' : undefined} {...priority} />
   );
   // A box of the same class as the <picture>, so the styles (main.css) and the layout are the same for both.
   if (!picture) return <div className={className}>{img(urls.coverSvg(slug))}</div>;

@@ -24,7 +24,6 @@ const ENCODERS: Record<CoverFormat, (image: Sharp) => Sharp> = {
 /** What the cached bytes depend on besides the picture: change a setting above, and this changes. */
 export const ENCODING = JSON.stringify({ vips: sharp.versions.vips, widths: COVER_WIDTHS, ...SETTINGS });
 
-
 export interface CoverFile {
   /** "400.avif", …, "card.jpg": the file's name within its cover. */
   name: string;

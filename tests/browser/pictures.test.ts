@@ -1,8 +1,9 @@
 /**
  * Issue 18 item 7 in Chromium, at 375 and 1280 px: the article's cover and
- * the first cards' covers show (AVIF, the width the layout needs), their
- * boxes are reserved so nothing moves when they arrive (no layout shift),
- * and covers below the fold are not fetched until the reader scrolls to them.
+ * the first cards' covers show (the generated SVG, served by `felt serve` as
+ * image/svg+xml), their boxes are reserved so nothing moves when they arrive
+ * (no layout shift), and covers below the fold are not fetched until the
+ * reader scrolls to them.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,16 @@ function watchCovers(page: Page): string[] {
   return asked;
 }
 
+/** The Content-Type each cover arrived with, by path. */
+function coverTypes(page: Page): Map<string, string> {
+  const types = new Map<string, string>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/images/covers/')) types.set(url.pathname, response.headers()['content-type'] ?? '');
+  });
+  return types;
+}
+
 /** The layout shift the page has had (CLS's raw sum), from the browser's own record. */
 function layoutShift(page: Page): Promise<number> {
   return page.evaluate(
@@ -46,7 +57,7 @@ function layoutShift(page: Page): Promise<number> {
   );
 }
 
-/** What a cover <img> shows: the file chosen from srcset, its natural width, its box. */
+/** What a cover <img> shows: its file, its natural width, its box. */
 function shown(page: Page, selector: string) {
   return page
     .locator(selector)
@@ -69,13 +80,15 @@ describe.each([375, 1280])('covers at %i px', (width) => {
     const page = await site.browser.context.newPage();
     await page.setViewportSize({ width, height: 800 });
     const asked = watchCovers(page);
+    const types = coverTypes(page);
     await page.goto(site.url + ARTICLE);
     await page.waitForLoadState('networkidle');
     const cover = await shown(page, '.article-cover img');
-    expect(cover.src).toMatch(/^\/images\/covers\/bankroll-management-bet-sizing-(320|640|960)\.avif$/);
-    expect(cover.complete && cover.naturalWidth > 0).toBe(true);
-    // The file is wide enough for its box, and not the largest when a smaller one does.
-    expect(cover.naturalWidth).toBeGreaterThanOrEqual(Math.min(cover.width, 960));
+    // The generated cover is its SVG: one file that scales to every box.
+    expect(cover.src).toBe('/images/covers/bankroll-management-bet-sizing.svg');
+    expect(types.get(cover.src)).toBe('image/svg+xml');
+    expect(cover.complete && cover.naturalWidth).toBe(1200);
+    expect(cover.width).toBeGreaterThan(width / 2);
     expect(Math.abs(cover.height - (cover.width * 630) / 1200)).toBeLessThan(1.5);
     expect(cover.top).toBeLessThan(800 * 1.5);
     expect(await layoutShift(page)).toBe(0);
@@ -104,7 +117,7 @@ describe.each([375, 1280])('covers at %i px', (width) => {
       const page = await open(site, path, width, { wake: false });
       await page.waitForLoadState('networkidle');
       const first = await shown(page, selector);
-      expect(first.src, path).toMatch(/\.avif$/);
+      expect(first.src, path).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
       expect(first.complete && first.naturalWidth > 0, path).toBe(true);
       expect(Math.abs(first.height - (first.width * 630) / 1200), path).toBeLessThan(1.5);
       expect(await layoutShift(page), path).toBe(0);

@@ -1,7 +1,8 @@
 /**
- * Issue 18 item 7: every article has a cover, drawn for it at build time
- * (or the model provider's picture), served in AVIF and WebP at three
- * widths with its box reserved, and a 1200 × 630 share card as og:image.
+ * Issue 18 item 7: every article has a cover, drawn for it at build time and
+ * served as that SVG (or the model provider's picture, served in AVIF and
+ * WebP at three widths), with its box reserved, and a 1200 × 630 JPEG share
+ * card as og:image.
  * Builds of the fixture site, read as a visitor's browser and a crawler
  * would: the HTML's tags and the image files they name.
  */
@@ -32,6 +33,14 @@ function pictures(html: string) {
   }));
 }
 
+/** The generated covers of a page: the box of a cover class around one <img>. */
+function svgCovers(html: string) {
+  return [...html.matchAll(/<div class="(card-cover|article-cover)">(<img\b[^>]*>)<\/div>/g)].map((m) => ({
+    className: m[1]!,
+    img: elements(m[2]!, 'img')[0]!,
+  }));
+}
+
 function metaContent(html: string, key: string): string | undefined {
   return new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html)?.[1];
 }
@@ -56,51 +65,50 @@ describe('covers of the fixture site', () => {
     await buildSite({ contentDir: content, outDir: out, now: NOW, incremental: false });
   });
 
-  it('puts the cover on the article page: AVIF then WebP at three widths, its box set, fetched first, decorative', async () => {
+  it('puts the cover on the article page: its SVG in a box set to 1200 × 630, fetched first, decorative', async () => {
     const html = await read('articles/first-steps/index.html');
-    const [cover, ...others] = pictures(html).filter((p) => p.className === 'article-cover');
+    const [cover, ...others] = svgCovers(html).filter((p) => p.className === 'article-cover');
     expect(others).toEqual([]);
-    expect(cover!.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
-    for (const [i, format] of ['avif', 'webp'].entries()) {
-      expect(cover!.sources[i]!.srcset).toBe(WIDTHS.map((w) => `/images/covers/first-steps-${w}.${format} ${w}w`).join(', '));
-      expect(cover!.sources[i]!.sizes).toBeTruthy();
-    }
-    expect(cover!.img).toMatchObject({ width: '1200', height: '630', alt: '', fetchpriority: 'high' });
-    expect(cover!.img.loading).toBeUndefined();
+    expect(cover!.img).toEqual({ src: '/images/covers/first-steps.svg', width: '1200', height: '630', alt: '', decoding: 'async', fetchpriority: 'high' });
+    // One file at every width: no <picture>, no srcset, no raster of a generated cover.
+    expect(pictures(html)).toEqual([]);
+    expect(html).not.toContain('srcset');
     // The cover comes before the article's body, at the top of the page.
     expect(html.indexOf('article-cover')).toBeLessThan(html.indexOf('article-body'));
   });
 
-  it('writes every width and format it names, as images of that size', async () => {
+  it('writes the SVG it names: 1200 × 630, shapes only (no text, script, link or handler)', async () => {
     for (const slug of ['first-steps', 'poker-basics', 'table-talk']) {
-      for (const width of WIDTHS) {
-        for (const format of ['avif', 'webp'] as const) {
-          const meta = await sharp(path.join(out, `images/covers/${slug}-${width}.${format}`)).metadata();
-          expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
-            format: format === 'avif' ? 'heif' : 'webp',
-            width,
-            height: Math.round((width * 630) / 1200),
-          });
-        }
-      }
+      const file = path.join(out, `images/covers/${slug}.svg`);
+      const meta = await sharp(file).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'svg', width: 1200, height: 630 });
+      const svg = await readFile(file, 'utf8');
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="1200" height="630" viewBox="0 0 1200 630">/);
+      const tags = new Set([...svg.matchAll(/<([a-zA-Z]+)/g)].map((m) => m[1]!));
+      expect([...tags].filter((tag) => !['svg', 'rect', 'path', 'circle', 'ellipse', 'line', 'polygon', 'polyline', 'g'].includes(tag))).toEqual([]);
+      expect(svg).not.toMatch(/\son\w+=|href|url\(|<text|<script|<foreignObject/i);
     }
+    const covers = await readdir(path.join(out, 'images/covers'));
+    expect(covers.filter((name) => !name.endsWith('.svg'))).toEqual([]);
   });
 
   it('shows covers on the cards of home, listings and related articles: the first at once, the rest lazily', async () => {
-    const home = pictures(await read('index.html')).filter((p) => p.className === 'card-cover');
+    const home = svgCovers(await read('index.html')).filter((p) => p.className === 'card-cover');
     expect(home.length).toBeGreaterThanOrEqual(5);
     expect(home[0]!.img).toMatchObject({ fetchpriority: 'high', alt: '' });
     expect(home[0]!.img.loading).toBeUndefined();
     for (const card of home.slice(1)) expect(card.img).toMatchObject({ loading: 'lazy', alt: '', width: '1200', height: '630' });
 
-    const listing = pictures(await read('betting-strategies/index.html')).filter((p) => p.className === 'card-cover');
+    for (const card of home) expect(card.img.src).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
+
+    const listing = svgCovers(await read('betting-strategies/index.html')).filter((p) => p.className === 'card-cover');
     expect(listing.length).toBeGreaterThanOrEqual(2);
     expect(listing[0]!.img.loading).toBeUndefined();
     expect(listing[0]!.img.fetchpriority).toBeUndefined();
     for (const card of listing.slice(1)) expect(card.img.loading).toBe('lazy');
 
     const article = await read('articles/first-steps/index.html');
-    const related = pictures(article.slice(article.indexOf('class="related"'))).filter((p) => p.className === 'card-cover');
+    const related = svgCovers(article.slice(article.indexOf('class="related"'))).filter((p) => p.className === 'card-cover');
     expect(related.length).toBeGreaterThan(0);
     for (const card of related) expect(card.img).toMatchObject({ loading: 'lazy', alt: '' });
   });
@@ -123,9 +131,9 @@ describe('covers of the fixture site', () => {
   });
 
   it('draws a different cover for each article', async () => {
-    const a = await readFile(path.join(out, 'images/covers/first-steps-320.webp'));
-    const b = await readFile(path.join(out, 'images/covers/advanced-hedging-320.webp'));
-    const c = await readFile(path.join(out, 'images/covers/poker-basics-320.webp'));
+    const a = await readFile(path.join(out, 'images/covers/first-steps.svg'));
+    const b = await readFile(path.join(out, 'images/covers/advanced-hedging.svg'));
+    const c = await readFile(path.join(out, 'images/covers/poker-basics.svg'));
     expect(a.equals(b)).toBe(false);
     expect(a.equals(c)).toBe(false);
   });
@@ -140,7 +148,8 @@ describe('making covers', () => {
     await buildSite({ contentDir: await fixtureCopy(), outDir: second, now: NOW, incremental: false });
     const one = await imageFiles(first);
     const two = await imageFiles(second);
-    expect(one.size).toBe(5 * 7 + 1);
+    // Each article's SVG and share card, and the site's card.
+    expect(one.size).toBe(5 * 2 + 1);
     expect([...two.keys()]).toEqual([...one.keys()]);
     for (const [file, bytes] of one) expect(two.get(file)!.equals(bytes), file).toBe(true);
   });
@@ -154,19 +163,19 @@ describe('making covers', () => {
     expect(cached).toHaveLength(6);
 
     // A rebuild in place neither makes nor copies an unchanged cover: the release keeps the same file.
-    const before = await stat(path.join(out, 'images/covers/first-steps-640.avif'));
+    const before = await stat(path.join(out, 'images/covers/first-steps.svg'));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
-    expect((await stat(path.join(out, 'images/covers/first-steps-640.avif'))).ino).toBe(before.ino);
+    expect((await stat(path.join(out, 'images/covers/first-steps.svg'))).ino).toBe(before.ino);
 
     // Poison the cache: each cover's files hold another cover's bytes. A build into a new folder serves
     // what the cache holds, so it read the cache instead of drawing again.
-    const table = await readFile(path.join(out, 'images/covers/table-talk-320.webp'));
+    const table = await readFile(path.join(out, 'images/covers/table-talk.svg'));
     for (const file of cached) {
       const full = path.join(cacheDir, file);
       const data = await readFile(full);
       const headerLength = data.readUInt32BE(0);
       const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as { name: string; size: number }[];
-      const parts = header.map((h) => (h.name === '320.webp' ? table : Buffer.alloc(h.size)));
+      const parts = header.map((h) => (h.name === 'cover.svg' ? table : Buffer.alloc(h.size)));
       const newHeader = Buffer.from(JSON.stringify(header.map((h, i) => ({ name: h.name, size: parts[i]!.length }))));
       const length = Buffer.alloc(4);
       length.writeUInt32BE(newHeader.length);
@@ -174,7 +183,7 @@ describe('making covers', () => {
     }
     const fresh = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: fresh, now: NOW });
-    expect((await readFile(path.join(fresh, 'images/covers/first-steps-320.webp'))).equals(table)).toBe(true);
+    expect((await readFile(path.join(fresh, 'images/covers/first-steps.svg'))).equals(table)).toBe(true);
 
     // A cache file cut short is drawn again, not served.
     for (const file of cached) {
@@ -183,9 +192,9 @@ describe('making covers', () => {
     }
     const again = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: again, now: NOW });
-    const meta = await sharp(path.join(again, 'images/covers/first-steps-320.webp')).metadata();
-    expect(meta.width).toBe(320);
-    expect((await readFile(path.join(again, 'images/covers/first-steps-320.webp'))).equals(table)).toBe(false);
+    const meta = await sharp(path.join(again, 'images/covers/first-steps.svg')).metadata();
+    expect(meta.width).toBe(1200);
+    expect((await readFile(path.join(again, 'images/covers/first-steps.svg'))).equals(table)).toBe(false);
   });
 
   it("draws the cover again when the article moves to another category, and only that article's", async () => {
@@ -198,9 +207,7 @@ describe('making covers', () => {
     await buildSite({ contentDir: content, outDir: out, now: NOW });
     const after = await imageFiles(out);
     const changed = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
-    expect(changed.sort()).toEqual(
-      [...WIDTHS.flatMap((w) => [`images/covers/first-steps-${w}.avif`, `images/covers/first-steps-${w}.webp`]), 'images/og/first-steps.jpg'].sort(),
-    );
+    expect(changed.sort()).toEqual(['images/covers/first-steps.svg', 'images/og/first-steps.jpg']);
   });
 });
 
@@ -211,7 +218,7 @@ describe("the model provider's pictures", () => {
       .png()
       .toBuffer();
 
-  it('shows content/images/{locale}/{slug}.png as the cover, with alt text, after a rebuild too', async () => {
+  it('shows content/images/{locale}/{slug}.png as the cover, AVIF then WebP at three widths, with alt text, after a rebuild too', async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: out, now: NOW });
@@ -228,15 +235,35 @@ describe("the model provider's pictures", () => {
     const html = await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8');
     const cover = pictures(html).find((p) => p.className === 'article-cover')!;
     expect(cover.img.alt).toBe('Illustration for “First Steps in Betting”');
-    // Others keep their drawn covers.
-    const other = await sharp(path.join(out, 'images/covers/poker-basics-640.webp')).raw().toBuffer();
-    expect(Math.abs(other[0]! - 200) + Math.abs(other[1]! - 20) + Math.abs(other[2]! - 30)).toBeGreaterThan(30);
+    expect(cover.img).toMatchObject({ width: '1200', height: '630', fetchpriority: 'high' });
+    expect(cover.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
+    for (const [i, format] of ['avif', 'webp'].entries()) {
+      expect(cover.sources[i]!.srcset).toBe(WIDTHS.map((w) => `/images/covers/first-steps-${w}.${format} ${w}w`).join(', '));
+      expect(cover.sources[i]!.sizes).toBeTruthy();
+    }
+    for (const width of WIDTHS) {
+      for (const format of ['avif', 'webp'] as const) {
+        const meta = await sharp(path.join(out, `images/covers/first-steps-${width}.${format}`)).metadata();
+        expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+          format: format === 'avif' ? 'heif' : 'webp',
+          width,
+          height: Math.round((width * 630) / 1200),
+        });
+      }
+    }
+    // The listings that show it (rebuilt incrementally) show the picture too; the others keep their drawn SVGs.
+    const home = await readFile(path.join(out, 'index.html'), 'utf8');
+    const shown = pictures(home).map((p) => p.img.src);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown)).toEqual(new Set(['/images/covers/first-steps-640.webp']));
+    expect(svgCovers(home).map((c) => c.img.src)).not.toContain('/images/covers/first-steps.svg');
+    expect(svgCovers(home).length).toBeGreaterThan(0);
 
     // Removed again: the drawn cover and alt="" come back.
     await rm(path.join(content, 'images/en_US/first-steps.png'));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
-    const back = pictures(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).find((p) => p.className === 'article-cover')!;
-    expect(back.img.alt).toBe('');
+    const back = svgCovers(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).find((p) => p.className === 'article-cover')!;
+    expect(back.img).toMatchObject({ src: '/images/covers/first-steps.svg', alt: '' });
   });
 
   it('stops the build at a picture that is not an image, naming the file', async () => {
