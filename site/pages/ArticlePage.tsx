@@ -35,7 +35,14 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
         <div data-island="copy-link" data-url={props.pageUrl}>
           <CopyLink url={props.pageUrl} label={t('article.copyLink')} copied={t('article.copied')} prompt={t('article.copyPrompt')} />
         </div>
-        <CoverImage className="article-cover" slug={props.slug} sizes="(min-width: 768px) 46rem, calc(100vw - 2rem)" alt={props.coverAlt} loading="high" picture={props.picture} />
+        <CoverImage
+          className="article-cover"
+          slug={props.slug}
+          sizes="(min-width: 768px) 46rem, calc(100vw - 2rem)"
+          alt={props.coverAlt}
+          loading="high"
+          picture={props.picture}
+        />
       </header>
       <div className="article-layout">
         {body.toc.length > 1 && (

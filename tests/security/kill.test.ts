@@ -171,9 +171,8 @@ describe('felt build killed with SIGKILL while it makes an incremental release',
     // Killed the moment the new release appears beside the served one: files are being moved and linked into it.
     const releases = `${out}.releases`;
     const made = async () => (await readdir(releases)).filter((n) => !n.startsWith('.'));
-    const { onSpawn, killed } = killWhen(async () => (await made()).length > 1, 600_000, 5);
-    // The late articles' covers are drawn before the release appears (site/pictures/): about 0.1 s of CPU each.
-    const run = await runFelt(['build', '--content', content, '--out', out], { onSpawn, timeoutMs: 600_000 });
+    const { onSpawn, killed } = killWhen(async () => (await made()).length > 1, 120_000, 5);
+    const run = await runFelt(['build', '--content', content, '--out', out], { onSpawn, timeoutMs: 150_000 });
     expect(await killed).toBe(true);
     expect(run.signal).toBe('SIGKILL');
 
@@ -198,7 +197,7 @@ describe('felt build killed with SIGKILL while it makes an incremental release',
     const pages = new Set((await listFiles(out)).filter((f) => /^articles\/late-\d+\/index\.html$/.test(f)));
     expect(pages.size).toBe(LATE);
     for (const file of pages) expect((await readFile(path.join(out, file), 'utf8')).trimEnd().endsWith('</html>'), file).toBe(true);
-  }, 900_000);
+  }, 240_000);
 });
 
 describe('felt pull killed with SIGKILL midway', () => {
