@@ -143,7 +143,7 @@ describe('script injection corpus', () => {
     expect(stripped.problems).toEqual([
       expect.stringContaining('handler onerror'),
       expect.stringContaining('href with javascript:'),
-      expect.stringMatching(/^SVG image: <img src="\/images\/covers\/first-steps.svg"/),
+      expect.stringContaining('SVG image: <img src="/images/covers/first-steps.svg" alt="">'),
       expect.stringContaining('SVG image: <img src="/uploads/first-steps.svg"'),
     ]);
     hits.length = 0;
