@@ -39,7 +39,7 @@ export async function shareCard(svg: string): Promise<CoverFile> {
 /** Every file of a provider picture's cover, in a fixed order. */
 export async function rasterise(raster: Uint8Array): Promise<CoverFile[]> {
   const source = sharp(raster).rotate().resize(COVER_WIDTH, COVER_HEIGHT, { fit: 'cover' });
-  // Drawn once: libvips would otherwise draw the SVG again for every output.
+  // Decoded and cropped once: libvips would otherwise do it again for every output.
   const { data, info } = await source.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const base = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   const jobs: Promise<CoverFile>[] = [];
