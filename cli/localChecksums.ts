@@ -42,17 +42,17 @@ export class LocalChecksums {
     return new LocalChecksums(file, entries);
   }
 
-  /** slug → MD5 of every `{slug}.md` in a locale's folder. */
-  async folder(folder: string, locale: string): Promise<Map<string, string>> {
-    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.md'));
+  /** slug → MD5 of every `{slug}{extension}` in a folder; `group` names the folder's entries in the cache ("en_US", "images/en_US"). */
+  async folder(folder: string, group: string, extension = '.md'): Promise<Map<string, string>> {
+    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith(extension));
     const limit = pLimit(32);
     const sums = await Promise.all(
       names.map((name) =>
         limit(async () => {
-          const slug = name.slice(0, -3);
+          const slug = name.slice(0, -extension.length);
           const file = path.join(folder, name);
           const info = await stat(file);
-          const key = `${locale}/${slug}`;
+          const key = `${group}/${slug}`;
           const entry = this.known[key];
           if (entry && entry[0] === info.size && entry[1] === info.mtimeMs) {
             this.next[key] = entry;
@@ -69,9 +69,9 @@ export class LocalChecksums {
   }
 
   /** A file pull has just written with bytes of this MD5. */
-  async wrote(file: string, locale: string, slug: string, md5: string): Promise<void> {
+  async wrote(file: string, group: string, slug: string, md5: string): Promise<void> {
     const info = await stat(file);
-    this.remember(`${locale}/${slug}`, info.size, info.mtimeMs, md5);
+    this.remember(`${group}/${slug}`, info.size, info.mtimeMs, md5);
   }
 
   forget(locale: string, slug: string): void {

@@ -35,6 +35,8 @@ import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
+import { SLUG_PATTERN } from '../shared/names.ts';
+import { isPng, pictureObjectName } from './generate/images.ts';
 
 export interface PublishOptions {
   contentDir: string;
@@ -264,6 +266,25 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       if (published.generation === current.generation || force) result.plan.push({ name, state: 'delete', generation: current.generation });
       else result.plan.push({ name, state: 'conflict', generation: current.generation, reason: 'changed in production since felt published it, not deleted' });
     }
+    // generation.images: an article's cover picture goes with it (cli/generate/images.ts), checked as a PNG before it is written.
+    const pictures = `images/${locale}/`;
+    const publishedPictures = new Map<string, ObjectInfo>(prodExists ? (await prod.list(pictures)).map((o) => [o.name, o]) : []);
+    const devPictures = (await dev.list(pictures)).filter((object) => {
+      const slug = object.name.slice(pictures.length, -'.png'.length);
+      return object.name === pictureObjectName(locale, slug) && SLUG_PATTERN.test(slug) && (!wanted || wanted.has(slug));
+    });
+    await Promise.all(
+      devPictures.map((object) =>
+        limit(async () => {
+          const item = planItem(object, publishedPictures.get(object.name), record, force);
+          if (item.state === 'unchanged' || item.state === 'conflict') return void result.plan.push(item);
+          const data = await dev.read(object.name);
+          if (md5Base64(data) !== object.md5 || !isPng(data)) return void result.invalid.push({ name: object.name, reason: 'not a PNG picture' });
+          result.checked.set(object.name, { info: object, data });
+          result.plan.push(item);
+        }),
+      ),
+    );
   }
   const missing = (slugs ?? []).filter((s) => !found.has(s));
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });

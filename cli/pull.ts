@@ -30,6 +30,8 @@ import { contentDirFor } from '../shared/contentOrigin.ts';
 import { pullRetractions } from './pullRetractions.ts';
 import { LocalChecksums } from './localChecksums.ts';
 import { RESTORE_ABOVE, isStale, readManifest, readPack, writeSnapshot } from './snapshot.ts';
+import { SLUG_PATTERN } from '../shared/names.ts';
+import { isPng, pictureObjectName } from './generate/images.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -99,9 +101,28 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     snapshotWritten: [],
   };
   const checksums = await LocalChecksums.open(articlesRoot);
-  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string; packed?: Buffer }[] = [];
+  const jobs: { locale: ContentLocale; slug: string; name: string; md5: string; packed?: Buffer; picture?: boolean }[] = [];
   const listings = new Map<ContentLocale, ObjectInfo[]>();
   for (const locale of locales) {
+    // generation.images: each article's cover picture, beside it in the bucket (cli/generate/images.ts). Production's only:
+    // a preview builds dev's articles with the generated covers.
+    if ((options.env ?? 'prod') === 'prod') {
+      const pictures = path.join(articlesRoot, 'images', locale);
+      const localPictures = await checksums.folder(pictures, `images/${locale}`, '.png');
+      const remotePictures = new Set<string>();
+      for (const object of await bucket.list(`images/${locale}/`)) {
+        const slug = path.posix.basename(object.name, '.png');
+        if (object.name !== pictureObjectName(locale, slug) || !SLUG_PATTERN.test(slug)) {
+          result.skipped.push({ name: object.name, reason: 'not a picture name (images/{locale}/{slug}.png)' });
+          continue;
+        }
+        remotePictures.add(slug);
+        if (localPictures.get(slug) === object.md5) result.unchanged++;
+        else jobs.push({ locale, slug, name: object.name, md5: object.md5, picture: true });
+      }
+      for (const slug of localPictures.keys())
+        if (!remotePictures.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(pictures, `${slug}.png`));
+    }
     const folder = path.join(articlesRoot, 'articles', locale);
     const local = await checksums.folder(folder, locale);
     const remote = new Set<string>();
@@ -140,6 +161,8 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   for (const locale of locales) {
     const folder = path.join(articlesRoot, 'articles', locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
+    const pictures = path.join(project.contentDir, 'images', locale);
+    for (const name of await removeLeftoverTemporaries(pictures)) reporter.print(`removed ${path.join(pictures, name)}, left by an interrupted write`);
   }
   const unusable = options.snapshot ? await takeFromSnapshots(jobs, locales, bucket, reporter, result) : new Set<string>();
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
@@ -147,7 +170,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        const target = path.join(articlesRoot, 'articles', job.locale, `${job.slug}.md`);
+        const target = job.picture
+          ? path.join(articlesRoot, 'images', job.locale, `${job.slug}.png`)
+          : path.join(articlesRoot, 'articles', job.locale, `${job.slug}.md`);
         const leaveOut = (list: PullResult['skipped'], reason: string) => {
           list.push({ name: job.name, reason });
           result.download = result.download.filter((n) => n !== job.name);
@@ -156,10 +181,14 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         try {
           const data = job.packed ?? (await bucket.read(job.name));
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
-          const problems = articleObjectProblems(data, target, job.locale, project);
-          if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
+          if (job.picture) {
+            if (!isPng(data)) return leaveOut(result.skipped, 'not a PNG picture');
+          } else {
+            const problems = articleObjectProblems(data, target, job.locale, project);
+            if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
+          }
           await writeFileAtomic(target, data);
-          await checksums.wrote(target, job.locale, job.slug, job.md5);
+          await checksums.wrote(target, job.picture ? `images/${job.locale}` : job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
         } catch (error) {
           leaveOut(result.failed, error instanceof Error ? error.message : String(error));
@@ -181,7 +210,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 
 /** A runner with many articles to fetch takes those the packed state has (same MD5) from it: one GET per locale instead of one per article. */
 async function takeFromSnapshots(
-  jobs: { locale: ContentLocale; slug: string; md5: string; packed?: Buffer }[],
+  jobs: { locale: ContentLocale; slug: string; md5: string; packed?: Buffer; picture?: boolean }[],
   locales: readonly ContentLocale[],
   bucket: Bucket,
   reporter: Reporter,
@@ -189,7 +218,8 @@ async function takeFromSnapshots(
 ): Promise<Set<string>> {
   const unusable = new Set<string>();
   for (const locale of locales) {
-    const mine = jobs.filter((j) => j.locale === locale);
+    // Articles only: a picture shares its article's slug, and the packs hold articles.
+    const mine = jobs.filter((j) => j.locale === locale && !j.picture);
     if (mine.length <= RESTORE_ABOVE) continue;
     try {
       const manifest = await readManifest(bucket, locale);

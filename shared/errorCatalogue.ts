@@ -57,6 +57,7 @@ const entries = {
   // Building, serving and deploying the site
   PAGE_NOT_SERIALIZABLE: { title: 'Page data is not plain JSON', hint: 'page data must be plain JSON: strings, numbers, booleans, arrays and plain objects' },
   ASSETS_FAILED: { title: 'Bundling the browser code failed', hint: 'fix the error in site/client or site/styles' },
+  PICTURE_INVALID: { title: 'A cover picture cannot be read', hint: 'replace it with a PNG, or delete it to show the generated cover' },
   // Was also NOTHING_TO_SERVE: deploy and serve both need a built site.
   DIST_MISSING: { title: 'No built site', hint: 'run felt build first' },
   PORT_IN_USE: { title: 'The port is in use', hint: 'choose another with --port, or stop the other server' },

@@ -46,6 +46,17 @@ export const siteSettingsSchema = z.object({
     budget: z.number().positive().optional(),
     duplicateThreshold: z.number().gt(0).max(1).optional(),
     breaker: z.number().int().min(1).optional(),
+    /** Optional: a cover picture per article from the provider's images API (cli/generate/images.ts). */
+    images: z
+      .object({
+        model: text,
+        size: z
+          .string()
+          .regex(/^(\d{3,4}x\d{3,4}|auto)$/, 'must be WIDTHxHEIGHT, like 1536x1024, or auto')
+          .optional(),
+        quality: z.enum(['low', 'medium', 'high', 'auto', 'standard', 'hd']).optional(),
+      })
+      .optional(),
   }),
 }) satisfies z.ZodType<SiteSettings>;
 

@@ -47,7 +47,17 @@ export interface SiteSettings {
     duplicateThreshold?: number;
     /** Consecutive provider failures that stop a run (default 5; --breaker wins). */
     breaker?: number;
+    /** Optional: a cover picture per article from the provider's images API (cli/generate/images.ts). */
+    images?: ImageSettings;
   };
+}
+
+/** `generation.images`: ask the provider's images API for each new article's cover picture. */
+export interface ImageSettings {
+  model: string;
+  /** As the images API takes it: "1536x1024", "auto" (the model's default when absent). */
+  size?: string;
+  quality?: 'low' | 'medium' | 'high' | 'auto' | 'standard' | 'hd';
 }
 
 export interface CategoryNode {

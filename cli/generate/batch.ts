@@ -176,7 +176,15 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
     .map((s) => plan.slots[s]!)
     .filter(Boolean);
   const progress = reporter.progress(`collect ${record.batchId}`, todo.length);
-  const ctx = workerContext(prepared, existing, llm, bucket, options, (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`));
+  const ctx = workerContext(
+    prepared,
+    existing,
+    llm,
+    bucket,
+    options,
+    (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`),
+    (line) => progress.note(line),
+  );
   const limit = workerPool(options);
   const outcomes: Outcome[] = [];
   await Promise.all(

@@ -149,8 +149,14 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
     onRetry: (reason, retry, maxRetries) => progress.note(`retrying after ${reason} (retry ${retry} of ${maxRetries})`),
   });
   const ctx = {
-    ...workerContext(prepared, existing, llm, bucket!, { ...options, signal }, (slot, reason) =>
-      progress.note(`slot ${slot.index + 1}: asking again: ${reason}`),
+    ...workerContext(
+      prepared,
+      existing,
+      llm,
+      bucket!,
+      { ...options, signal },
+      (slot, reason) => progress.note(`slot ${slot.index + 1}: asking again: ${reason}`),
+      (line) => progress.note(line),
     ),
     breaker,
   };
@@ -255,7 +261,10 @@ export function workerContext(
   bucket: Bucket,
   options: Pick<GenerateOptions, 'attempts' | 'signal'>,
   onReask: WorkerContext['onReask'],
+  /** Where generation.images tells what became of each picture. */
+  onPicture: (line: string) => void = () => undefined,
 ): WorkerContext {
+  const images = prepared.project.settings.generation.images;
   return {
     plan: prepared.plan,
     rules: prepared.rules,
@@ -269,6 +278,7 @@ export function workerContext(
     signal: options.signal,
     onReask,
     gate: { duplicateThreshold: prepared.project.settings.generation.duplicateThreshold ?? DEFAULT_GATE.duplicateThreshold },
+    pictures: images && { settings: images, note: onPicture },
   };
 }
 

@@ -5,7 +5,8 @@
  * overwritten. Used by the direct run and by batch collection.
  */
 import { createHash } from 'node:crypto';
-import type { Author, ContentLocale } from '../../shared/types.ts';
+import type { Author, ContentLocale, ImageSettings } from '../../shared/types.ts';
+import { storePicture } from './images.ts';
 import { ARTICLE_CONTENT_TYPE, articleObjectName } from '../storage/index.ts';
 import { isPreconditionFailed } from '../storage/errors.ts';
 import type { Bucket } from '../storage/types.ts';
@@ -37,6 +38,8 @@ export interface WorkerContext {
   gate?: GateSettings;
   /** Told of every call's end, to stop a run through an outage. */
   breaker?: CircuitBreaker;
+  /** generation.images: a cover picture for each stored article (images.ts), and where its outcome is told. */
+  pictures?: { settings: ImageSettings; note: (line: string) => void };
 }
 
 /** Where a slot's article belongs, named in its outcome so a report says what was skipped. */
@@ -128,6 +131,19 @@ export async function produce(slot: Slot, ctx: WorkerContext, firstAnswer?: Comp
             ...(result.signature ? { [META.signature]: encodeSignature(result.signature) } : {}),
           },
         });
+        if (ctx.pictures) {
+          const { slug, title } = result.answer;
+          const request = {
+            llm: ctx.llm,
+            bucket: ctx.bucket,
+            settings: ctx.pictures.settings,
+            locale: ctx.plan.locale,
+            slug,
+            title,
+            category: slot.target.category.key,
+          };
+          ctx.pictures.note(await storePicture({ ...request, signal: ctx.signal }));
+        }
         return {
           ...placeOf(slot, attempt),
           status: 'stored',

@@ -49,6 +49,8 @@ import { absoluteUrl } from '../render/seo.ts';
 import { assertSerializable } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
+import { findProviderPictures } from '../pictures/providerPictures.ts';
+import { writeCovers } from '../pictures/coverStage.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
@@ -92,15 +94,19 @@ export interface BuildResult {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  const cacheFile = options.incremental === false ? undefined : path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache', 'articles.json');
-  if (cacheFile) checkCacheFolder(path.dirname(cacheFile));
+  const cacheDir = path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache');
+  const cacheFile = options.incremental === false ? undefined : path.join(cacheDir, 'articles.json');
+  if (cacheFile) checkCacheFolder(cacheDir);
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
   try {
     const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
-    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, options));
+    // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
+    // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
+    const imageCache = path.join(cacheDir, 'images');
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache }));
     mark('write');
     await duringStage(writingSite(outDir), finish);
     mark('commit');
@@ -159,7 +165,8 @@ async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefi
   // A retraction wins over a dev article of the same slug too (content/retractions.ts).
   const content = options.devContentDir ? withoutRetracted(await overlayDevArticles(loaded, path.resolve(options.devContentDir))) : loaded;
   mark('load content');
-  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now });
+  const pictures = findProviderPictures(contentDir, options.locale ?? content.settings.locale);
+  const model = buildSiteModel(content, { locale: options.locale, ui: options.ui, messages, now: options.now, pictures });
   mark('model');
   // Two routes writing one file: refused before anything is written, dist/ and its recovery included.
   const collisions = routeProblems(model);
@@ -181,7 +188,7 @@ function siteContext(model: SiteModel): SiteContextValue {
  * Writes the site into `staging`: everything for a cold build, only what
  * changed for an incremental one. Returns how to put it in place.
  */
-async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions) {
+async function writeSite(model: SiteModel, outDir: string, target: Target, options: BuildOptions & { imageCache?: string }) {
   const { settings } = model.content;
   const assets = await buildAssets(target.layout?.staging ?? outDir);
   mark('assets');
@@ -247,6 +254,20 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
+  mark('other files');
+  const covers = await writeCovers(
+    model,
+    {
+      previous: reuse?.others,
+      record: (file, version) => (manifest.others[file] = version),
+      write: (file, bytes) => {
+        sink.write(file, bytes);
+        written.push(file);
+      },
+    },
+    { cacheDir: options.imageCache },
+  );
+  mark(`covers (${covers.made} made, ${covers.cached} cached)`);
 
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, JSON.stringify(manifest));

@@ -2,23 +2,35 @@
 import type { ArticleSummary } from '../model/summaries.ts';
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
+import { CoverImage, type CoverLoading } from './CoverImage.tsx';
+
+/** How wide a card's cover is shown, per card size (the grids of main.css), for the browser to pick a width. */
+const COVER_SIZES = {
+  lead: '(min-width: 1184px) 41rem, (min-width: 577px) 58vw, calc(100vw - 2rem)',
+  normal: '(min-width: 1184px) 23rem, (min-width: 960px) 31vw, (min-width: 577px) 47vw, calc(100vw - 2rem)',
+  compact: '7rem',
+};
 
 export function ArticleCard({
   article,
   headingLevel = 3,
   size = 'normal',
   dated = 'published',
+  cover = 'lazy',
 }: {
   article: ArticleSummary;
   headingLevel?: 2 | 3;
   size?: 'lead' | 'normal' | 'compact';
   /** Which date the card shows: a list of updated articles shows when each was updated. */
   dated?: 'published' | 'updated';
+  /** Lazy below the fold; the first card a page shows loads at once. */
+  cover?: CoverLoading;
 }) {
   const { t, formatDate } = useSite();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card card-${size}`}>
+      <CoverImage className="card-cover" slug={article.slug} sizes={COVER_SIZES[size]} loading={cover} picture={article.picture} />
       {article.category && (
         <a className="card-kicker" href={article.category.href}>
           {article.category.title}
@@ -46,11 +58,19 @@ export function ArticleCard({
   );
 }
 
-export function ArticleGrid({ articles, headingLevel = 3 }: { articles: ArticleSummary[]; headingLevel?: 2 | 3 }) {
+export function ArticleGrid({
+  articles,
+  headingLevel = 3,
+  firstCover = 'lazy',
+}: {
+  articles: ArticleSummary[];
+  headingLevel?: 2 | 3;
+  firstCover?: CoverLoading;
+}) {
   return (
     <div className="card-grid">
-      {articles.map((article) => (
-        <ArticleCard key={article.slug} article={article} headingLevel={headingLevel} />
+      {articles.map((article, i) => (
+        <ArticleCard key={article.slug} article={article} headingLevel={headingLevel} cover={i === 0 ? firstCover : 'lazy'} />
       ))}
     </div>
   );

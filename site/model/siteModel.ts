@@ -9,6 +9,7 @@ import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../.
 import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, subcategoryKey, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
+import type { ProviderPicture } from '../pictures/providerPictures.ts';
 
 export interface Translation {
   locale: ContentLocale;
@@ -34,6 +35,8 @@ export interface SiteModel {
   translations: Map<string, Translation[]>;
   /** Build time, for the copyright year and feeds. */
   now: Date;
+  /** The model provider's pictures of this locale's articles, by slug (site/pictures/providerPictures.ts). */
+  pictures: ReadonlyMap<string, ProviderPicture>;
 }
 
 export interface ModelOptions {
@@ -41,6 +44,7 @@ export interface ModelOptions {
   ui?: UiLocale;
   messages: Record<UiLocale, Messages>;
   now?: Date;
+  pictures?: ReadonlyMap<string, ProviderPicture>;
 }
 
 export function buildSiteModel(content: SiteContent, options: ModelOptions): SiteModel {
@@ -50,10 +54,11 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const articles = content.articles[locale];
   const index = buildCategoryIndex(articles, content.categories);
   const authorSlugs = new Map(content.authors.map((a) => [a.name, a.slug]));
+  const pictures = options.pictures ?? new Map<string, ProviderPicture>();
   const summaries = new Map<string, ArticleSummary>();
   const articlesByAuthor = new Map<string, string[]>();
   for (const article of articles) {
-    summaries.set(article.id, summarize(article, index.placements.get(article.id) ?? [], authorSlugs, translator.pick));
+    summaries.set(article.id, summarize(article, index.placements.get(article.id) ?? [], authorSlugs, translator.pick, pictures.has(article.slug)));
     const list = articlesByAuthor.get(article.author);
     if (list) list.push(article.id);
     else articlesByAuthor.set(article.author, [article.id]);
@@ -72,6 +77,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     articlesByAuthor,
     translations: collectTranslations(content),
     now: options.now ?? new Date(),
+    pictures,
   };
 }
 

@@ -20,6 +20,8 @@ export interface ArticleSummary {
   category?: { title: string; href: string };
   /** Only in `felt preview`: what publishing would add ("new") or replace ("changed"). */
   draft?: 'new' | 'changed';
+  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
+  picture?: true;
 }
 
 export function summarize(
@@ -27,6 +29,7 @@ export function summarize(
   placements: Placement[],
   authorSlugs: Map<string, string>,
   pick: (value: CategoryNode['title']) => string,
+  picture: boolean,
 ): ArticleSummary {
   const first = placements[0];
   return {
@@ -42,5 +45,6 @@ export function summarize(
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
     // Absent outside a preview, so production page data stays as it was.
     ...(article.draft ? { draft: article.draft } : {}),
+    ...(picture ? { picture: true as const } : {}),
   };
 }

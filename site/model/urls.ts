@@ -16,6 +16,14 @@ export const urls = {
   feed: () => '/feed.xml',
   categoryFeed: (categorySlug: string) => `/feeds/${categorySlug}.xml`,
   logo: (brand: string) => `/icons/${brand}-logo-small.png`,
+  /** An article's cover at one width and format (site/pictures/); by slug, so a new picture keeps its address. */
+  cover: (slug: string, width: number, format: string) => `/images/covers/${slug}-${width}.${format}`,
+  /** A generated cover: the illustration itself, an SVG (it scales, so one file serves every width). */
+  coverSvg: (slug: string) => `/images/covers/${slug}.svg`,
+  /** The 1200 × 630 share card (og:image) of an article. */
+  shareCard: (slug: string) => `/images/og/${slug}.jpg`,
+  /** The share card of every page that is not an article. */
+  siteCard: () => '/images/site-card.jpg',
   /** Archive page n of a listing (model/pagination.ts); 0 is the listing's front page. */
   page: (base: string, page: number) => (page < 1 ? base : `${base === '/' ? '' : base}/page/${page}`),
 };

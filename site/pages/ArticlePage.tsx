@@ -2,6 +2,7 @@ import { ArticleGrid, DraftBadge } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import { CopyLink } from '../islands/CopyLink.tsx';
+import { CoverImage } from '../components/CoverImage.tsx';
 import { readingMinutes, renderMarkdown, type TocEntry } from '../render/markdown.ts';
 import { urls } from '../model/urls.ts';
 import type { ArticleProps } from './types.ts';
@@ -39,6 +40,14 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
         <div data-island="copy-link" data-url={props.pageUrl}>
           <CopyLink url={props.pageUrl} label={t('article.copyLink')} copied={t('article.copied')} prompt={t('article.copyPrompt')} />
         </div>
+        <CoverImage
+          className="article-cover"
+          slug={props.slug}
+          sizes="(min-width: 768px) 46rem, calc(100vw - 2rem)"
+          alt={props.coverAlt}
+          loading="high"
+          picture={props.picture}
+        />
       </header>
       <div className="article-layout">
         {body.toc.length > 1 && (

@@ -54,7 +54,7 @@ export function AuthorPage({ name, bio, trail, articles, pagination, total }: Au
         </div>
       </header>
       <h2 className="section-heading">{t('author.articles', { author: name })}</h2>
-      {articles.length ? <ArticleGrid articles={articles} /> : <p className="empty">{t('category.empty')}</p>}
+      {articles.length ? <ArticleGrid articles={articles} firstCover="eager" /> : <p className="empty">{t('category.empty')}</p>}
       <Pagination {...pagination} />
     </>
   );

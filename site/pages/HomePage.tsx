@@ -18,7 +18,7 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
           {t('home.moreAwesomeStuff')}
         </h2>
         <div className="lead-grid">
-          {first && <ArticleCard article={first} size="lead" />}
+          {first && <ArticleCard article={first} size="lead" cover="high" />}
           <div className="lead-rest">
             {rest.map((article) => (
               <ArticleCard key={article.slug} article={article} size="compact" />

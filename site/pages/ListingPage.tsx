@@ -38,7 +38,7 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
           </ul>
         </nav>
       )}
-      {articles.length ? <ArticleGrid articles={articles} headingLevel={2} /> : <p className="empty">{t('category.empty')}</p>}
+      {articles.length ? <ArticleGrid articles={articles} headingLevel={2} firstCover="eager" /> : <p className="empty">{t('category.empty')}</p>}
       <Pagination {...pagination} />
     </>
   );

@@ -31,6 +31,8 @@ export interface Head {
   published?: string;
   modified?: string;
   author?: string;
+  /** The page's share card (og:image, 1200 × 630); the site's card when absent. */
+  image?: { path: string; alt: string };
 }
 
 export interface LinkItem {
@@ -66,6 +68,10 @@ export interface ArticleProps {
   source: string;
   /** Digest of the source: with the other props, the page's cache key. */
   digest: string;
+  /** The cover's alt text: the provider's picture shows the article's subject; the generated one is decorative (""). */
+  coverAlt: string;
+  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
+  picture: boolean;
   date: string;
   updated?: string;
   /** Words in the body, counted when the article was loaded (for the reading time). */

@@ -8,6 +8,7 @@ import type { Head } from '../pages/types.ts';
 import type { Shell } from './renderPage.tsx';
 import { absoluteUrl, jsonLdFor, safeJsonForScript } from './seo.ts';
 import { urls } from '../model/urls.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '../pictures/coverSizes.ts';
 
 export interface DocumentAssets {
   css: string;
@@ -55,8 +56,7 @@ export function headTags(head: Head, settings: SiteSettings, ogLocale: string): 
     meta('property', 'og:description', head.description),
     meta('property', 'og:site_name', settings.title),
     meta('property', 'og:locale', ogLocale),
-    meta('property', 'og:image', absoluteUrl(settings, urls.logo(settings.brand))),
-    meta('name', 'twitter:card', 'summary'),
+    ...shareCardTags(head, settings),
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
   );
@@ -69,6 +69,22 @@ export function headTags(head: Head, settings: SiteSettings, ogLocale: string): 
   if (head.feed) tags.push(`<link rel="alternate" type="application/rss+xml" title="${escapeHtml(head.feed.title)}" href="${escapeHtml(head.feed.href)}">`);
   for (const data of head.structuredData) tags.push(`<script type="application/ld+json">${safeJsonForScript(jsonLdFor(settings, data))}</script>`);
   return tags.join('\n');
+}
+
+/** og:image and twitter:image: the article's 1200 × 630 card, or the site's (site/pictures/). */
+function shareCardTags(head: Head, settings: SiteSettings): string[] {
+  const url = absoluteUrl(settings, head.image?.path ?? urls.siteCard());
+  const alt = head.image?.alt ?? settings.title;
+  return [
+    meta('property', 'og:image', url),
+    meta('property', 'og:image:type', 'image/jpeg'),
+    meta('property', 'og:image:width', String(COVER_WIDTH)),
+    meta('property', 'og:image:height', String(COVER_HEIGHT)),
+    meta('property', 'og:image:alt', alt),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    meta('name', 'twitter:image', url),
+    meta('name', 'twitter:image:alt', alt),
+  ];
 }
 
 function meta(attribute: 'name' | 'property', key: string, content: string): string {

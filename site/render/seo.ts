@@ -94,6 +94,8 @@ export interface ArticleJsonLdInput {
   section?: string;
   keywords: string[];
   words: number;
+  /** The article's share card, a path. */
+  image?: string;
 }
 
 export function articleJsonLd(settings: SiteSettings, input: ArticleJsonLdInput): object {
@@ -107,7 +109,7 @@ export function articleJsonLd(settings: SiteSettings, input: ArticleJsonLdInput)
     inLanguage: contentLangTag(input.locale),
     mainEntityOfPage: absoluteUrl(settings, input.path),
     url: absoluteUrl(settings, input.path),
-    image: absoluteUrl(settings, urls.logo(settings.brand)),
+    image: absoluteUrl(settings, input.image ?? urls.logo(settings.brand)),
     articleSection: input.section,
     keywords: input.keywords.length ? input.keywords.join(', ') : undefined,
     wordCount: input.words,

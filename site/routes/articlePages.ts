@@ -93,8 +93,10 @@ function articleInputs(model: SiteModel): (article: Article) => string {
   const { authors, ads } = model.content;
   const shared = digest(JSON.stringify([authors, ads, model.locale]));
   return (article) => {
-    let text = shared + fileOf(article);
-    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!);
+    // A provider picture gives the page its cover's alt text, and a related article's its card's cover.
+    const pictureOf = (a: Article) => model.pictures.get(a.slug)?.digest ?? '';
+    let text = shared + fileOf(article) + pictureOf(article);
+    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!) + pictureOf(model.byId.get(id)!);
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
@@ -127,6 +129,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
+  const coverAlt = t('article.coverAlt', { title: article.title });
   const alternates = others.length
     ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
     : [];
@@ -141,6 +144,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       published: article.date,
       modified: article.updated,
       author: author.name,
+      image: { path: urls.shareCard(article.slug), alt: coverAlt },
       structuredData: [
         {
           type: 'article',
@@ -155,6 +159,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
             section: placement ? plainName(pick(placement.category.title)) : undefined,
             keywords: tags,
             words: article.words,
+            image: urls.shareCard(article.slug),
           },
         },
         { type: 'breadcrumbs', trail },
@@ -167,6 +172,9 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       description: article.description,
       source: article.source,
       digest: article.digest,
+      // The generated illustration says nothing the title beside it does not: it is decorative, alt="".
+      coverAlt: model.pictures.has(article.slug) ? coverAlt : '',
+      picture: model.pictures.has(article.slug),
       date: article.date,
       updated: article.updated,
       words: article.words,

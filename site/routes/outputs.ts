@@ -49,6 +49,7 @@ export const BUILD_FOLDERS: readonly FolderClaim[] = [
   { folder: 'page-data/sq/d/', holds: 'the shared page data, cached as immutable' },
   // No longer written (issue 18), still kept from pages: robots.txt keeps crawlers out of it, and older deployments may hold files there.
   { folder: 'slice-data/', holds: 'what older builds wrote there, which robots.txt keeps crawlers out of' },
+  { folder: 'images/', holds: 'the cover images and share cards' },
   { folder: '.felt/', holds: 'the build manifest' },
 ];
 

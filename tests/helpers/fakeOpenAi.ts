@@ -4,7 +4,9 @@
  * the language the system prompt asks for, with a fresh title each time),
  * files (upload, content) and batches (create, retrieve). Tests script it
  * with `reply`: a status with headers (429 with Retry-After, 500), a delay,
- * or an answer of their own.
+ * or an answer of their own. The images endpoint (POST /images/generations)
+ * answers only once a test sets `imageReply`; until then it is a 404 like any
+ * unknown path.
  */
 import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,6 +31,17 @@ export interface Reply {
   refusal?: string;
 }
 
+export interface ImageCall {
+  n: number;
+  body: { model: string; prompt: string; n?: number; size?: string; quality?: string; response_format?: string };
+}
+
+export interface ImageReply {
+  status?: number;
+  /** The picture's bytes, sent as b64_json. */
+  image?: Buffer;
+}
+
 export interface FakeOpenAi {
   url: string;
   log: { method: string; path: string; auth: boolean; at: number }[];
@@ -38,6 +51,9 @@ export interface FakeOpenAi {
   delayMs: number;
   /** How many retrievals a batch stays in_progress before it completes. */
   batchPolls: number;
+  /** Answers POST /images/generations; unset, the path is unknown (404). */
+  imageReply?: (call: ImageCall) => ImageReply | Promise<ImageReply>;
+  images: ImageCall[];
   close(): Promise<void>;
 }
 
@@ -60,6 +76,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     reply: () => undefined,
     delayMs: 0,
     batchPolls: 0,
+    images: [],
     close: async () => {},
   };
 
@@ -106,6 +123,14 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     if (req.method === 'POST' && path === '/chat/completions') {
       const answer = await chat(JSON.parse(body.toString('utf8')) as ChatCall['body']);
       return send(answer.status, answer.json, answer.headers);
+    }
+    if (req.method === 'POST' && path === '/images/generations' && fake.imageReply) {
+      const call: ImageCall = { n: fake.images.length + 1, body: JSON.parse(body.toString('utf8')) as ImageCall['body'] };
+      fake.images.push(call);
+      const reply = await fake.imageReply(call);
+      if (reply.status && reply.status !== 200)
+        return send(reply.status, { error: { message: `fake error ${reply.status}`, type: 'server_error', code: null } });
+      return send(200, { created: Math.floor(Date.now() / 1000), data: [{ b64_json: (reply.image ?? Buffer.alloc(0)).toString('base64') }] });
     }
     if (req.method === 'POST' && path === '/files') {
       const form = await new Request('http://x/', {

@@ -131,12 +131,21 @@ function executed(): string[] {
 
 describe('script injection corpus', () => {
   it('the trap and the audit catch a page that does run a vector (control)', async () => {
-    const control = '<!doctype html><title>control</title><img src=x onerror="__felt_pwned(-1)"><a href="javascript:__felt_pwned(-2)">x</a>';
+    // The audit admits felt's own SVG cover (an <img> of /images/covers/{slug}.svg alone in a cover's box) and no other SVG image.
+    const control =
+      '<!doctype html><title>control</title><img src=x onerror="__felt_pwned(-1)"><a href="javascript:__felt_pwned(-2)">x</a>' +
+      '<div class="article-cover"><img src="/images/covers/first-steps.svg" alt=""></div>' +
+      '<img src="/images/covers/first-steps.svg" alt=""><div class="card-cover"><img src="/uploads/first-steps.svg" alt=""></div>';
     await writeFile(path.join(dist, 'control-page.html'), control);
     hits.length = 0;
     const stripped = await visitAll(withoutCsp.url, ['/control-page.html'], true);
     expect(executed()).toEqual([expect.stringContaining('executed vector -1')]);
-    expect(stripped.problems).toEqual([expect.stringContaining('handler onerror'), expect.stringContaining('href with javascript:')]);
+    expect(stripped.problems).toEqual([
+      expect.stringContaining('handler onerror'),
+      expect.stringContaining('href with javascript:'),
+      expect.stringContaining('SVG image: <img src="/images/covers/first-steps.svg" alt="">'),
+      expect.stringContaining('SVG image: <img src="/uploads/first-steps.svg"'),
+    ]);
     hits.length = 0;
     await visitAll(withCsp.url, ['/control-page.html'], false);
     expect(executed()).toEqual([expect.stringContaining('CSP blocked script-src')]);

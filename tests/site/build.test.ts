@@ -128,7 +128,7 @@ describe('building the fixture site', () => {
     expect(h).toContain('<link rel="canonical" href="https://fixture.example/articles/first-steps">');
     expect(h).toContain('<meta property="og:type" content="article">');
     expect(h).toContain('<meta property="og:title" content="First Steps in Betting | Fixture Table">');
-    expect(h).toContain('<meta name="twitter:card" content="summary">');
+    expect(h).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(h).toContain('<link rel="alternate" hreflang="en-US" href="https://fixture.example/articles/first-steps">');
     expect(h).toContain('<link rel="alternate" hreflang="ru-RU" href="https://ru.fixture.example/articles/pervye-shagi">');
     const [articleLd, breadcrumbs] = jsonLd(html);

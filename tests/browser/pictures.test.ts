@@ -1,0 +1,129 @@
+/**
+ * Issue 18 item 7 in Chromium, at 375 and 1280 px: the article's cover and
+ * the first cards' covers show (the generated SVG, served by `felt serve` as
+ * image/svg+xml), their boxes are reserved so nothing moves when they arrive
+ * (no layout shift), and covers below the fold are not fetched until the
+ * reader scrolls to them.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open, startSite, until, type Site } from './helpers.ts';
+
+let site: Site;
+
+beforeAll(async () => {
+  site = await startSite({ serviceWorkers: 'block' });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+const ARTICLE = '/articles/bankroll-management-bet-sizing';
+
+/** Covers the page has asked the server for so far. */
+function watchCovers(page: Page): string[] {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/images/covers/')) asked.push(url.pathname);
+  });
+  return asked;
+}
+
+/** The Content-Type each cover arrived with, by path. */
+function coverTypes(page: Page): Map<string, string> {
+  const types = new Map<string, string>();
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.pathname.startsWith('/images/covers/')) types.set(url.pathname, response.headers()['content-type'] ?? '');
+  });
+  return types;
+}
+
+/** The layout shift the page has had (CLS's raw sum), from the browser's own record. */
+function layoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let sum = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!entry.hadRecentInput) sum += entry.value;
+          }
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(sum), 300);
+      }),
+  );
+}
+
+/** What a cover <img> shows: its file, its natural width, its box. */
+function shown(page: Page, selector: string) {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((img: HTMLImageElement) => {
+      const box = img.getBoundingClientRect();
+      return {
+        src: new URL(img.currentSrc).pathname,
+        complete: img.complete,
+        naturalWidth: img.naturalWidth,
+        width: box.width,
+        height: box.height,
+        top: box.top,
+      };
+    });
+}
+
+describe.each([375, 1280])('covers at %i px', (width) => {
+  it('shows the article cover at once, in its reserved box, without moving the page', async () => {
+    const page = await site.browser.context.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    const asked = watchCovers(page);
+    const types = coverTypes(page);
+    await page.goto(site.url + ARTICLE);
+    await page.waitForLoadState('networkidle');
+    const cover = await shown(page, '.article-cover img');
+    // The generated cover is its SVG: one file that scales to every box.
+    expect(cover.src).toBe('/images/covers/bankroll-management-bet-sizing.svg');
+    expect(types.get(cover.src)).toBe('image/svg+xml');
+    expect(cover.complete && cover.naturalWidth).toBe(1200);
+    expect(cover.width).toBeGreaterThan(width / 2);
+    expect(Math.abs(cover.height - (cover.width * 630) / 1200)).toBeLessThan(1.5);
+    expect(cover.top).toBeLessThan(800 * 1.5);
+    expect(await layoutShift(page)).toBe(0);
+    // The related articles' covers, below the fold, wait for the reader.
+    const related = await page.locator('.related .card-cover img').count();
+    expect(related).toBeGreaterThan(0);
+    expect(asked.filter((p) => !p.includes('bankroll-management-bet-sizing'))).toEqual([]);
+    await page.locator('.related').scrollIntoViewIfNeeded();
+    await until(
+      async () =>
+        await page
+          .locator('.related .card-cover img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      'a related cover',
+    );
+    expect(asked.some((p) => !p.includes('bankroll-management-bet-sizing'))).toBe(true);
+    await page.close();
+  });
+
+  it('shows covers on the cards of home and a listing, the first at once', async () => {
+    for (const [path, selector] of [
+      ['/', '.card-lead .card-cover img'],
+      ['/betting-strategies', '.card-grid .card-cover img'],
+    ] as const) {
+      const page = await open(site, path, width, { wake: false });
+      await page.waitForLoadState('networkidle');
+      const first = await shown(page, selector);
+      expect(first.src, path).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
+      expect(first.complete && first.naturalWidth > 0, path).toBe(true);
+      expect(Math.abs(first.height - (first.width * 630) / 1200), path).toBeLessThan(1.5);
+      expect(await layoutShift(page), path).toBe(0);
+      // Every card has one.
+      expect(await page.locator('main .card:not(:has(.card-cover))').count(), path).toBe(0);
+      await page.close();
+    }
+  });
+});

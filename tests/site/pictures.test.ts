@@ -1,0 +1,279 @@
+/**
+ * Issue 18 item 7: every article has a cover, drawn for it at build time and
+ * served as that SVG (or the model provider's picture, served in AVIF and
+ * WebP at three widths), with its box reserved, and a 1200 × 630 JPEG share
+ * card as og:image.
+ * Builds of the fixture site, read as a visitor's browser and a crawler
+ * would: the HTML's tags and the image files they name.
+ */
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSite } from '../../site/build/build.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { FIXTURE_SITE, fixtureCopy, tempDir } from './helpers.ts';
+
+const NOW = new Date('2026-11-21T12:00:00Z');
+const WIDTHS = [320, 640, 960];
+
+/** The attributes of every element `tag` in `html`, in order. */
+function elements(html: string, tag: string): Record<string, string>[] {
+  return [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([a-zA-Z-]+)(?:="([^"]*)")?/g)].map((a) => [a[1]!.toLowerCase(), a[2] ?? ''])),
+  );
+}
+
+/** The <picture> elements of a page with their class, sources and img. */
+function pictures(html: string) {
+  return [...html.matchAll(/<picture class="([^"]+)">(.*?)<\/picture>/gs)].map((m) => ({
+    className: m[1]!,
+    sources: elements(m[2]!, 'source'),
+    img: elements(m[2]!, 'img')[0]!,
+  }));
+}
+
+/** The generated covers of a page: the box of a cover class around one <img>. */
+function svgCovers(html: string) {
+  return [...html.matchAll(/<div class="(card-cover|article-cover)">(<img\b[^>]*>)<\/div>/g)].map((m) => ({
+    className: m[1]!,
+    img: elements(m[2]!, 'img')[0]!,
+  }));
+}
+
+function metaContent(html: string, key: string): string | undefined {
+  return new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)">`).exec(html)?.[1];
+}
+
+async function imageFiles(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(path.join(dir, 'images'), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) files.set(path.relative(dir, path.join(entry.parentPath, entry.name)), await readFile(path.join(entry.parentPath, entry.name)));
+  }
+  return files;
+}
+
+describe('covers of the fixture site', () => {
+  let out: string;
+  const read = (file: string) => readFile(path.join(out, file), 'utf8');
+
+  beforeAll(async () => {
+    // Listings of several articles a page, to see the covers below the first one.
+    const settings = await readFile(path.join(FIXTURE_SITE, 'site.json'), 'utf8');
+    const content = await fixtureCopy({ 'site.json': settings.replace('"pageSize": 1', '"pageSize": 10') });
+    out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW, incremental: false });
+  });
+
+  it('puts the cover on the article page: its SVG in a box set to 1200 × 630, fetched first, decorative', async () => {
+    const html = await read('articles/first-steps/index.html');
+    const [cover, ...others] = svgCovers(html).filter((p) => p.className === 'article-cover');
+    expect(others).toEqual([]);
+    expect(cover!.img).toEqual({ src: '/images/covers/first-steps.svg', width: '1200', height: '630', alt: '', decoding: 'async', fetchpriority: 'high' });
+    // One file at every width: no <picture>, no srcset, no raster of a generated cover.
+    expect(pictures(html)).toEqual([]);
+    expect(html).not.toContain('srcset');
+    // The cover comes before the article's body, at the top of the page.
+    expect(html.indexOf('article-cover')).toBeLessThan(html.indexOf('article-body'));
+  });
+
+  it('writes the SVG it names: 1200 × 630, shapes only (no text, script, link or handler)', async () => {
+    for (const slug of ['first-steps', 'poker-basics', 'table-talk']) {
+      const file = path.join(out, `images/covers/${slug}.svg`);
+      const meta = await sharp(file).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'svg', width: 1200, height: 630 });
+      const svg = await readFile(file, 'utf8');
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="1200" height="630" viewBox="0 0 1200 630">/);
+      const tags = new Set([...svg.matchAll(/<([a-zA-Z]+)/g)].map((m) => m[1]!));
+      expect([...tags].filter((tag) => !['svg', 'rect', 'path', 'circle', 'ellipse', 'line', 'polygon', 'polyline', 'g'].includes(tag))).toEqual([]);
+      expect(svg).not.toMatch(/\son\w+=|href|url\(|<text|<script|<foreignObject/i);
+    }
+    const covers = await readdir(path.join(out, 'images/covers'));
+    expect(covers.filter((name) => !name.endsWith('.svg'))).toEqual([]);
+  });
+
+  it('shows covers on the cards of home, listings and related articles: the first at once, the rest lazily', async () => {
+    const home = svgCovers(await read('index.html')).filter((p) => p.className === 'card-cover');
+    expect(home.length).toBeGreaterThanOrEqual(5);
+    expect(home[0]!.img).toMatchObject({ fetchpriority: 'high', alt: '' });
+    expect(home[0]!.img.loading).toBeUndefined();
+    for (const card of home.slice(1)) expect(card.img).toMatchObject({ loading: 'lazy', alt: '', width: '1200', height: '630' });
+
+    for (const card of home) expect(card.img.src).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
+
+    const listing = svgCovers(await read('betting-strategies/index.html')).filter((p) => p.className === 'card-cover');
+    expect(listing.length).toBeGreaterThanOrEqual(2);
+    expect(listing[0]!.img.loading).toBeUndefined();
+    expect(listing[0]!.img.fetchpriority).toBeUndefined();
+    for (const card of listing.slice(1)) expect(card.img.loading).toBe('lazy');
+
+    const article = await read('articles/first-steps/index.html');
+    const related = svgCovers(article.slice(article.indexOf('class="related"'))).filter((p) => p.className === 'card-cover');
+    expect(related.length).toBeGreaterThan(0);
+    for (const card of related) expect(card.img).toMatchObject({ loading: 'lazy', alt: '' });
+  });
+
+  it('gives each article its own 1200 × 630 JPEG share card as og:image and twitter:image, with its size and alt', async () => {
+    const html = await read('articles/first-steps/index.html');
+    expect(metaContent(html, 'og:image')).toBe('https://fixture.example/images/og/first-steps.jpg');
+    expect(metaContent(html, 'twitter:image')).toBe('https://fixture.example/images/og/first-steps.jpg');
+    expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
+    expect(metaContent(html, 'og:image:width')).toBe('1200');
+    expect(metaContent(html, 'og:image:height')).toBe('630');
+    expect(metaContent(html, 'og:image:alt')).toBe('Illustration for “First Steps in Betting”');
+    const card = await sharp(path.join(out, 'images/og/first-steps.jpg')).metadata();
+    expect({ format: card.format, width: card.width, height: card.height }).toEqual({ format: 'jpeg', width: 1200, height: 630 });
+    // Pages that are not articles share the site's card, never the 72 px logo.
+    const home = await read('index.html');
+    expect(metaContent(home, 'og:image')).toBe('https://fixture.example/images/site-card.jpg');
+    const site = await sharp(path.join(out, 'images/site-card.jpg')).metadata();
+    expect({ width: site.width, height: site.height }).toEqual({ width: 1200, height: 630 });
+  });
+
+  it('draws a different cover for each article', async () => {
+    const a = await readFile(path.join(out, 'images/covers/first-steps.svg'));
+    const b = await readFile(path.join(out, 'images/covers/advanced-hedging.svg'));
+    const c = await readFile(path.join(out, 'images/covers/poker-basics.svg'));
+    expect(a.equals(b)).toBe(false);
+    expect(a.equals(c)).toBe(false);
+  });
+});
+
+describe('making covers', () => {
+  it('makes the same bytes on every cold build', async () => {
+    // Two copies of the content: two image caches, so each build draws every cover.
+    const first = path.join(await tempDir(), 'dist');
+    const second = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: await fixtureCopy(), outDir: first, now: NOW, incremental: false });
+    await buildSite({ contentDir: await fixtureCopy(), outDir: second, now: NOW, incremental: false });
+    const one = await imageFiles(first);
+    const two = await imageFiles(second);
+    // Each article's SVG and share card, and the site's card.
+    expect(one.size).toBe(5 * 2 + 1);
+    expect([...two.keys()]).toEqual([...one.keys()]);
+    for (const [file, bytes] of one) expect(two.get(file)!.equals(bytes), file).toBe(true);
+  });
+
+  it('makes a cover once: a new output folder takes it from the image cache, a rebuild keeps the released file', async () => {
+    const content = await fixtureCopy();
+    const cacheDir = path.join(path.dirname(content), '.felt-cache', 'images');
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const cached = (await readdir(cacheDir, { recursive: true })).filter((f) => f.endsWith('.bin'));
+    expect(cached).toHaveLength(6);
+
+    // A rebuild in place neither makes nor copies an unchanged cover: the release keeps the same file.
+    const before = await stat(path.join(out, 'images/covers/first-steps.svg'));
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect((await stat(path.join(out, 'images/covers/first-steps.svg'))).ino).toBe(before.ino);
+
+    // Poison the cache: each cover's files hold another cover's bytes. A build into a new folder serves
+    // what the cache holds, so it read the cache instead of drawing again.
+    const table = await readFile(path.join(out, 'images/covers/table-talk.svg'));
+    for (const file of cached) {
+      const full = path.join(cacheDir, file);
+      const data = await readFile(full);
+      const headerLength = data.readUInt32BE(0);
+      const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as { name: string; size: number }[];
+      const parts = header.map((h) => (h.name === 'cover.svg' ? table : Buffer.alloc(h.size)));
+      const newHeader = Buffer.from(JSON.stringify(header.map((h, i) => ({ name: h.name, size: parts[i]!.length }))));
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(newHeader.length);
+      await writeFile(full, Buffer.concat([length, newHeader, ...parts]));
+    }
+    const fresh = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: fresh, now: NOW });
+    expect((await readFile(path.join(fresh, 'images/covers/first-steps.svg'))).equals(table)).toBe(true);
+
+    // A cache file cut short is drawn again, not served.
+    for (const file of cached) {
+      const full = path.join(cacheDir, file);
+      await writeFile(full, (await readFile(full)).subarray(0, 100));
+    }
+    const again = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: again, now: NOW });
+    const meta = await sharp(path.join(again, 'images/covers/first-steps.svg')).metadata();
+    expect(meta.width).toBe(1200);
+    expect((await readFile(path.join(again, 'images/covers/first-steps.svg'))).equals(table)).toBe(false);
+  });
+
+  it("draws the cover again when the article moves to another category, and only that article's", async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const before = await imageFiles(out);
+    const file = path.join(content, 'articles/en_US/first-steps.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('category: bettingStrategies', 'category: pokerGuides'));
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const after = await imageFiles(out);
+    const changed = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
+    expect(changed.sort()).toEqual(['images/covers/first-steps.svg', 'images/og/first-steps.jpg']);
+  });
+});
+
+describe("the model provider's pictures", () => {
+  /** A 800 × 600 PNG of one colour. */
+  const png = (r: number, g: number, b: number) =>
+    sharp({ create: { width: 800, height: 600, channels: 3, background: { r, g, b } } })
+      .png()
+      .toBuffer();
+
+  it('shows content/images/{locale}/{slug}.png as the cover, AVIF then WebP at three widths, with alt text, after a rebuild too', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    await mkdir(path.join(content, 'images/en_US'), { recursive: true });
+    await writeFile(path.join(content, 'images/en_US/first-steps.png'), await png(200, 20, 30));
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+
+    const { data } = await sharp(path.join(out, 'images/covers/first-steps-640.webp')).raw().toBuffer({ resolveWithObject: true });
+    const [r, g, b] = [data[0]!, data[1]!, data[2]!];
+    expect(Math.abs(r - 200) + Math.abs(g - 20) + Math.abs(b - 30)).toBeLessThan(30);
+    const card = await sharp(path.join(out, 'images/og/first-steps.jpg')).metadata();
+    expect({ width: card.width, height: card.height }).toEqual({ width: 1200, height: 630 });
+    // A picture of the subject is not decorative: it gets the article's alt text, in the page's language.
+    const html = await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8');
+    const cover = pictures(html).find((p) => p.className === 'article-cover')!;
+    expect(cover.img.alt).toBe('Illustration for “First Steps in Betting”');
+    expect(cover.img).toMatchObject({ width: '1200', height: '630', fetchpriority: 'high' });
+    expect(cover.sources.map((s) => s.type)).toEqual(['image/avif', 'image/webp']);
+    for (const [i, format] of ['avif', 'webp'].entries()) {
+      expect(cover.sources[i]!.srcset).toBe(WIDTHS.map((w) => `/images/covers/first-steps-${w}.${format} ${w}w`).join(', '));
+      expect(cover.sources[i]!.sizes).toBeTruthy();
+    }
+    for (const width of WIDTHS) {
+      for (const format of ['avif', 'webp'] as const) {
+        const meta = await sharp(path.join(out, `images/covers/first-steps-${width}.${format}`)).metadata();
+        expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+          format: format === 'avif' ? 'heif' : 'webp',
+          width,
+          height: Math.round((width * 630) / 1200),
+        });
+      }
+    }
+    // The listings that show it (rebuilt incrementally) show the picture too; the others keep their drawn SVGs.
+    const home = await readFile(path.join(out, 'index.html'), 'utf8');
+    const shown = pictures(home).map((p) => p.img.src);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(new Set(shown)).toEqual(new Set(['/images/covers/first-steps-640.webp']));
+    expect(svgCovers(home).map((c) => c.img.src)).not.toContain('/images/covers/first-steps.svg');
+    expect(svgCovers(home).length).toBeGreaterThan(0);
+
+    // Removed again: the drawn cover and alt="" come back.
+    await rm(path.join(content, 'images/en_US/first-steps.png'));
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const back = svgCovers(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).find((p) => p.className === 'article-cover')!;
+    expect(back.img).toMatchObject({ src: '/images/covers/first-steps.svg', alt: '' });
+  });
+
+  it('stops the build at a picture that is not an image, naming the file', async () => {
+    const content = await fixtureCopy();
+    await mkdir(path.join(content, 'images/en_US'), { recursive: true });
+    const bad = path.join(content, 'images/en_US/first-steps.png');
+    await writeFile(bad, 'not a png');
+    const error = await buildSite({ contentDir: content, outDir: path.join(await tempDir(), 'dist'), now: NOW, incremental: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FeltError);
+    expect((error as FeltError).code).toBe('PICTURE_INVALID');
+    expect((error as FeltError).message).toContain(bad);
+  });
+});
