@@ -6,7 +6,10 @@
  * file to learn that nothing changed. A file whose size, mtime or inode
  * differs from the entry is read and hashed again. The inode matters for
  * deploy: an unchanged file in a new release is a hard link to the old one
- * (same inode, same mtime), a rewritten one is a new file.
+ * (same inode, same mtime), a rewritten one is a new file. Each name keeps
+ * the stamps of its last two files: a build makes its release from the one
+ * before last (site/build/commit.ts), so after a full rebuild the unchanged
+ * files of successive releases alternate between two inodes.
  *
  * A file modified in the last two seconds is not remembered: a second edit
  * within the clock's resolution could keep its mtime, and the cache would
@@ -20,8 +23,9 @@ import pLimit from 'p-limit';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
 import { md5Base64 } from './storage/checksum.ts';
 
-// 2 added the inode: entries of format 1 are dropped (one full hash, then cached again).
-const FORMAT = 'felt-checksums/2';
+// 3 added the inode and a second stamp: entries of format 1 are dropped (one full hash, then cached again).
+const FORMAT = 'felt-checksums/3';
+const STAMPS_KEPT = 2;
 const RACY_MS = 2000;
 
 /** What the cache compares: a file's stat(), the fields that change when its bytes may have. */
@@ -31,8 +35,9 @@ export interface FileStamp {
   ino: number;
 }
 
-/** [size, mtimeMs, inode, md5] by key ("locale/slug" for pull, the object name for deploy). */
-type Entries = Record<string, [number, number, number, string]>;
+type Stamp = [size: number, mtimeMs: number, inode: number, md5: string];
+/** The newest stamps first, by key ("locale/slug" for pull, the object name for deploy). */
+type Entries = Record<string, Stamp[]>;
 
 export class LocalChecksums {
   /** Files read and hashed (not answered by the cache) since open(). */
@@ -74,10 +79,11 @@ export class LocalChecksums {
   /** The MD5 (base64) of `file`, from the cache when its stamp matches, else read and hashed. */
   async md5Of(key: string, file: string, stamp?: FileStamp): Promise<string> {
     const info = stamp ?? (await stat(file));
-    const entry = this.known[key];
-    if (entry && entry[0] === info.size && entry[1] === info.mtimeMs && entry[2] === info.ino) {
-      this.next[key] = entry;
-      return entry[3];
+    const stamps = this.known[key] ?? [];
+    const hit = stamps.find((s) => s[0] === info.size && s[1] === info.mtimeMs && s[2] === info.ino);
+    if (hit) {
+      this.next[key] = [hit, ...stamps.filter((s) => s !== hit)].slice(0, STAMPS_KEPT);
+      return hit[3];
     }
     const md5 = md5Base64(await readFile(file));
     this.hashed++;
@@ -115,7 +121,10 @@ export class LocalChecksums {
   }
 
   private remember(key: string, info: FileStamp, md5: string): void {
-    if (Date.now() - info.mtimeMs < RACY_MS) delete this.next[key];
-    else this.next[key] = [info.size, info.mtimeMs, info.ino, md5];
+    const older = this.known[key] ?? [];
+    if (Date.now() - info.mtimeMs < RACY_MS) {
+      if (older.length) this.next[key] = older.slice(0, STAMPS_KEPT);
+      else delete this.next[key];
+    } else this.next[key] = [[info.size, info.mtimeMs, info.ino, md5] as Stamp, ...older].slice(0, STAMPS_KEPT);
   }
 }

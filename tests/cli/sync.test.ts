@@ -265,6 +265,27 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
           .read('feed.xml')
       ).toString(),
     ).toBe('<rss>2</rss>');
+
+    // A build makes its release from the one before last: after a full rebuild (r3 writes index.html anew, same bytes)
+    // the next release (r4) has r2's file again. Both inodes are remembered, so neither is read twice.
+    await utimes(racy, hourAgo, hourAgo);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: [] });
+    const releaseOf = async (name: string, from: Record<string, string>, fresh: string[]) => {
+      const dir = path.join(releases, name);
+      await mkdir(path.join(dir, 'articles', 'x'), { recursive: true });
+      for (const page of Object.keys(pages))
+        if (fresh.includes(page)) {
+          await writeFile(path.join(dir, page), await readFile(path.join(from[page]!, page)));
+          await utimes(path.join(dir, page), hourAgo, hourAgo);
+        } else await link(path.join(from[page]!, page), path.join(dir, page));
+      await rm(dist);
+      await symlink(dir, dist);
+    };
+    const all = (dir: string) => Object.fromEntries(Object.keys(pages).map((page) => [page, dir]));
+    await releaseOf('r3', all(second), ['index.html']);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: [] });
+    await releaseOf('r4', { ...all(path.join(releases, 'r3')), 'index.html': second }, []);
+    expect(await run()).toMatchObject({ hashedLocally: 0, upload: [] });
   });
 
   it(
