@@ -18,6 +18,11 @@
  * site would download three to four times the bytes. GCS still answers a
  * client that does not accept gzip with the decompressed bytes.
  *
+ * Each local file's MD5 comes from a size+mtime+inode cache
+ * (localChecksums.ts, as pull's): an unchanged file in a new release is a
+ * hard link to the old one, so a deploy of a release with 200 new pages
+ * reads those 200 files, not the whole site. The rest are hashed in parallel.
+ *
  * A GCS bucket also gets its website pages set (index.html for a folder's
  * URL, 404.html for a missing one) when they differ: without them a missing
  * page answers with the bucket's XML error instead of the site's 404 page.
@@ -32,7 +37,7 @@ import pLimit from 'p-limit';
 import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
-import { md5Base64 } from './storage/checksum.ts';
+import { LocalChecksums, type FileStamp } from './localChecksums.ts';
 import { openStorage, type StorageChoice } from './storage/index.ts';
 import { isNotFound } from './storage/errors.ts';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
@@ -77,6 +82,8 @@ export interface DeployResult {
   remove: string[];
   stale: string[];
   failed: { name: string; reason: string }[];
+  /** Local files read and MD5-hashed to plan (the others' sums came from the checksum cache). */
+  hashedLocally: number;
   /** New objects that link to each other (a page and its feed in a first deploy): the one uploaded first links to the other for a moment. */
   cycles: [string, string][];
   /** The bucket's website pages, when they are (or would be) changed. */
@@ -156,15 +163,28 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
     remove: [],
     stale: [],
     failed: [],
+    hashedLocally: 0,
     cycles: [],
     dryRun: Boolean(options.dryRun),
   };
+  const checksums = await LocalChecksums.forDist(options.contentDir, options.distDir);
+  const hashing = pLimit(16);
+  const sums = await Promise.all(files.map(({ name, file, stamp }) => hashing(() => checksums.md5Of(name, file, stamp))));
+  result.hashedLocally = checksums.hashed;
+  // Only a shortcut for the next deploy: a project folder that cannot be written to costs that deploy a full hash, nothing else.
+  await checksums
+    .save()
+    .catch((error: unknown) =>
+      reporter.note(
+        `note: the deploy checksum cache was not saved (${error instanceof Error ? error.message : String(error)}); the next deploy hashes every file`,
+      ),
+    );
   const local = new Map<string, LocalFile>();
-  for (const { name, file, size } of files) {
+  for (const [i, { name, file, stamp }] of files.entries()) {
     const entry: LocalFile = {
       file,
-      md5: md5Base64(await readFile(file)),
-      ...(compress && isCompressible(contentTypeFor(name), size) ? { encoding: 'gzip' as const } : {}),
+      md5: sums[i]!,
+      ...(compress && isCompressible(contentTypeFor(name), stamp.size) ? { encoding: 'gzip' as const } : {}),
     };
     local.set(name, entry);
     const current = remote.get(name);
@@ -303,15 +323,34 @@ async function uploadOrder(uploads: string[], local: Map<string, LocalFile>, rem
   );
 }
 
-async function walk(dir: string, prefix = ''): Promise<{ name: string; file: string; size: number }[]> {
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const found: { name: string; file: string; size: number }[] = [];
-  for (const entry of entries) {
-    // Dot files (.felt/, the build's own bookkeeping) are not part of the site.
-    if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...(await walk(file, `${prefix}${entry.name}/`)));
-    else if (entry.isFile()) found.push({ name: `${prefix}${entry.name}`, file, size: (await stat(file)).size });
-  }
+interface ReleaseFile {
+  name: string;
+  file: string;
+  stamp: FileStamp;
+}
+
+/** Every file of a release, by object name, with the stat() the checksum cache compares. */
+async function walk(root: string): Promise<ReleaseFile[]> {
+  const paths: { name: string; file: string }[] = [];
+  const list = async (dir: string, prefix: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      // Dot files (.felt/, the build's own bookkeeping) are not part of the site.
+      if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) await list(file, `${prefix}${entry.name}/`);
+      else if (entry.isFile()) paths.push({ name: `${prefix}${entry.name}`, file });
+    }
+  };
+  await list(root, '');
+  const limit = pLimit(32);
+  const found = await Promise.all(
+    paths.map(({ name, file }) =>
+      limit(async () => {
+        const { size, mtimeMs, ino } = await stat(file);
+        return { name, file, stamp: { size, mtimeMs, ino } };
+      }),
+    ),
+  );
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }

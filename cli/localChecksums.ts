@@ -1,24 +1,43 @@
 /**
- * The local side of pull's "has this article changed?": each article's MD5,
- * remembered in .felt-cache/checksums.json by file size and mtime, so a pull
- * of 100,000 unchanged articles does not read 100,000 files to learn that
- * nothing changed. A file whose size or mtime differs from the entry is read
- * and hashed again. A file modified in the last two seconds is not
- * remembered: a second edit within the clock's resolution could keep its
- * mtime, and the cache would then hide it (git's "racy" entries). The cache
- * is only ever a shortcut: missing or unreadable, it is rebuilt by hashing.
+ * The local side of "has this file changed?", for pull (content articles)
+ * and deploy (a release's files): each file's MD5, remembered in a JSON file
+ * in .felt-cache/ by the file's size, mtime and inode, so a pull of 100,000
+ * unchanged articles or a deploy of an unchanged release does not read every
+ * file to learn that nothing changed. A file whose size, mtime or inode
+ * differs from the entry is read and hashed again. The inode matters for
+ * deploy: an unchanged file in a new release is a hard link to the old one
+ * (same inode, same mtime), a rewritten one is a new file. Each name keeps
+ * the stamps of its last two files: a build makes its release from the one
+ * before last (site/build/commit.ts), so after a full rebuild the unchanged
+ * files of successive releases alternate between two inodes.
+ *
+ * A file modified in the last two seconds is not remembered: a second edit
+ * within the clock's resolution could keep its mtime, and the cache would
+ * then hide it (git's "racy" entries). The cache is only ever a shortcut:
+ * missing or unreadable, it is rebuilt by hashing.
  */
+import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
 import { md5Base64 } from './storage/checksum.ts';
 
-const FORMAT = 'felt-checksums/1';
+// 3 added the inode and a second stamp: entries of format 1 are dropped (one full hash, then cached again).
+const FORMAT = 'felt-checksums/3';
+const STAMPS_KEPT = 2;
 const RACY_MS = 2000;
 
-/** [size, mtimeMs, md5] by "locale/slug". */
-type Entries = Record<string, [number, number, string]>;
+/** What the cache compares: a file's stat(), the fields that change when its bytes may have. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+type Stamp = [size: number, mtimeMs: number, inode: number, md5: string];
+/** The newest stamps first, by key ("locale/slug" for pull, the object name for deploy). */
+type Entries = Record<string, Stamp[]>;
 
 export class LocalChecksums {
   /** Files read and hashed (not answered by the cache) since open(). */
@@ -30,16 +49,46 @@ export class LocalChecksums {
     private readonly known: Entries,
   ) {}
 
-  /** The cache of a content folder lives beside it, in .felt-cache/ (where the build keeps its own). */
-  static async open(contentDir: string): Promise<LocalChecksums> {
+  /** Pull's cache of a content folder lives beside it, in .felt-cache/ (where the build keeps its own). */
+  static open(contentDir: string): Promise<LocalChecksums> {
     // content/ and content.dev/ (pull --env dev) hold the same locale/slug names: each keeps its own file.
     const folderName = path.basename(path.resolve(contentDir));
-    const file = path.join(path.dirname(path.resolve(contentDir)), '.felt-cache', folderName === 'content' ? 'checksums.json' : `checksums-${folderName}.json`);
+    return LocalChecksums.at(
+      path.join(path.dirname(path.resolve(contentDir)), '.felt-cache', folderName === 'content' ? 'checksums.json' : `checksums-${folderName}.json`),
+    );
+  }
+
+  /**
+   * Deploy's cache of a dist/ link, in the project's .felt-cache/. Keyed by the link's
+   * full path: dist/en_US and dist/ru_RU (or two projects' dist/) must not share entries.
+   */
+  static forDist(contentDir: string, distDir: string): Promise<LocalChecksums> {
+    const dist = path.resolve(distDir);
+    const tag = createHash('sha1').update(dist).digest('hex').slice(0, 10);
+    return LocalChecksums.at(path.join(path.dirname(path.resolve(contentDir)), '.felt-cache', `deploy-checksums-${path.basename(dist)}-${tag}.json`));
+  }
+
+  private static async at(file: string): Promise<LocalChecksums> {
     const parsed = await readFile(file, 'utf8')
       .then((text) => JSON.parse(text) as { format?: unknown; entries?: unknown })
       .catch(() => undefined);
     const entries = parsed?.format === FORMAT && parsed.entries && typeof parsed.entries === 'object' ? (parsed.entries as Entries) : {};
     return new LocalChecksums(file, entries);
+  }
+
+  /** The MD5 (base64) of `file`, from the cache when its stamp matches, else read and hashed. */
+  async md5Of(key: string, file: string, stamp?: FileStamp): Promise<string> {
+    const info = stamp ?? (await stat(file));
+    const stamps = this.known[key] ?? [];
+    const hit = stamps.find((s) => s[0] === info.size && s[1] === info.mtimeMs && s[2] === info.ino);
+    if (hit) {
+      this.next[key] = [hit, ...stamps.filter((s) => s !== hit)].slice(0, STAMPS_KEPT);
+      return hit[3];
+    }
+    const md5 = md5Base64(await readFile(file));
+    this.hashed++;
+    this.remember(key, info, md5);
+    return md5;
   }
 
   /** slug → MD5 of every `{slug}{extension}` in a folder; `group` names the folder's entries in the cache ("en_US", "images/en_US"). */
@@ -50,18 +99,7 @@ export class LocalChecksums {
       names.map((name) =>
         limit(async () => {
           const slug = name.slice(0, -extension.length);
-          const file = path.join(folder, name);
-          const info = await stat(file);
-          const key = `${group}/${slug}`;
-          const entry = this.known[key];
-          if (entry && entry[0] === info.size && entry[1] === info.mtimeMs) {
-            this.next[key] = entry;
-            return [slug, entry[2]] as const;
-          }
-          const md5 = md5Base64(await readFile(file));
-          this.hashed++;
-          this.remember(key, info.size, info.mtimeMs, md5);
-          return [slug, md5] as const;
+          return [slug, await this.md5Of(`${group}/${slug}`, path.join(folder, name))] as const;
         }),
       ),
     );
@@ -70,21 +108,23 @@ export class LocalChecksums {
 
   /** A file pull has just written with bytes of this MD5. */
   async wrote(file: string, group: string, slug: string, md5: string): Promise<void> {
-    const info = await stat(file);
-    this.remember(`${group}/${slug}`, info.size, info.mtimeMs, md5);
+    this.remember(`${group}/${slug}`, await stat(file), md5);
   }
 
   forget(locale: string, slug: string): void {
     delete this.next[`${locale}/${slug}`];
   }
 
-  /** Keeps the entries of the files seen or written by this pull, nothing else. */
+  /** Keeps the entries of the files seen or written by this run, nothing else. */
   async save(): Promise<void> {
     await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, entries: this.next }));
   }
 
-  private remember(key: string, size: number, mtimeMs: number, md5: string): void {
-    if (Date.now() - mtimeMs < RACY_MS) delete this.next[key];
-    else this.next[key] = [size, mtimeMs, md5];
+  private remember(key: string, info: FileStamp, md5: string): void {
+    const older = this.known[key] ?? [];
+    if (Date.now() - info.mtimeMs < RACY_MS) {
+      if (older.length) this.next[key] = older.slice(0, STAMPS_KEPT);
+      else delete this.next[key];
+    } else this.next[key] = [[info.size, info.mtimeMs, info.ino, md5] as Stamp, ...older].slice(0, STAMPS_KEPT);
   }
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdir, readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -214,6 +214,78 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(fourth.remove).toEqual(['old-page/index.html']);
     expect(await site.stat('old-page/index.html')).toBeUndefined();
     await expect(run({ distDir: path.join(fixture.root, 'nothing') })).rejects.toThrow(/is missing or empty/);
+  });
+
+  it('deploy reads only the files of a release that changed: hard links to the last release are answered by the checksum cache', async () => {
+    // dist is a link a build flips to its new release; unchanged files of the new release are hard links to the old ones.
+    const releases = path.join(fixture.root, 'dist.releases');
+    const first = path.join(releases, 'r1');
+    await mkdir(path.join(first, 'articles', 'x'), { recursive: true });
+    const pages = { 'index.html': '<!doctype html><title>Home</title>', 'articles/x/index.html': '<!doctype html><title>X</title>', 'feed.xml': '<rss></rss>' };
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const [name, text] of Object.entries(pages)) {
+      await writeFile(path.join(first, name), text);
+      await utimes(path.join(first, name), hourAgo, hourAgo);
+    }
+    const dist = path.join(fixture.root, 'dist');
+    await symlink(first, dist);
+    const run = () => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter });
+
+    expect(await run()).toMatchObject({ hashedLocally: 3, upload: Object.keys(pages).sort() });
+    gcs.resetLog();
+    const again = await run();
+    expect(again).toMatchObject({ hashedLocally: 0, upload: [], unchanged: 3 });
+    expect(transfers()).toBe(0);
+
+    // The next release: two hard links and one page written again (a new file, a new inode).
+    const second = path.join(releases, 'r2');
+    await mkdir(path.join(second, 'articles', 'x'), { recursive: true });
+    await link(path.join(first, 'index.html'), path.join(second, 'index.html'));
+    await link(path.join(first, 'feed.xml'), path.join(second, 'feed.xml'));
+    await writeFile(path.join(second, 'articles', 'x', 'index.html'), '<!doctype html><title>Y</title>');
+    await utimes(path.join(second, 'articles', 'x', 'index.html'), hourAgo, hourAgo);
+    await rm(dist);
+    await symlink(second, dist);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: ['articles/x/index.html'], unchanged: 2 });
+
+    // Rewritten in place within the racy window: same size, same inode, mtime put back. The cache never
+    // remembered a file this fresh, so it is read again and uploaded.
+    const racy = path.join(second, 'feed.xml');
+    await writeFile(racy, '<rss>1</rss>');
+    const justNow = new Date();
+    await utimes(racy, justNow, justNow);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: ['feed.xml'] });
+    await writeFile(racy, '<rss>2</rss>');
+    await utimes(racy, justNow, justNow);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: ['feed.xml'] });
+    expect(
+      (
+        await openStorage(await loadProject(fixture.contentDir), choice())
+          .bucket('felt-site')
+          .read('feed.xml')
+      ).toString(),
+    ).toBe('<rss>2</rss>');
+
+    // A build makes its release from the one before last: after a full rebuild (r3 writes index.html anew, same bytes)
+    // the next release (r4) has r2's file again. Both inodes are remembered, so neither is read twice.
+    await utimes(racy, hourAgo, hourAgo);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: [] });
+    const releaseOf = async (name: string, from: Record<string, string>, fresh: string[]) => {
+      const dir = path.join(releases, name);
+      await mkdir(path.join(dir, 'articles', 'x'), { recursive: true });
+      for (const page of Object.keys(pages))
+        if (fresh.includes(page)) {
+          await writeFile(path.join(dir, page), await readFile(path.join(from[page]!, page)));
+          await utimes(path.join(dir, page), hourAgo, hourAgo);
+        } else await link(path.join(from[page]!, page), path.join(dir, page));
+      await rm(dist);
+      await symlink(dir, dist);
+    };
+    const all = (dir: string) => Object.fromEntries(Object.keys(pages).map((page) => [page, dir]));
+    await releaseOf('r3', all(second), ['index.html']);
+    expect(await run()).toMatchObject({ hashedLocally: 1, upload: [] });
+    await releaseOf('r4', { ...all(path.join(releases, 'r3')), 'index.html': second }, []);
+    expect(await run()).toMatchObject({ hashedLocally: 0, upload: [] });
   });
 
   it(
