@@ -9,3 +9,5 @@ export interface CorpusArticle {
 }
 export function writeCorpus(dir: string, count: number, options?: { seed?: number; offset?: number; fresh?: boolean }): Promise<CorpusArticle[]>;
 export function articleBody(rand: () => number): string;
+/** mulberry32: numbers in [0, 1), the same sequence for the same seed. */
+export function random(seed: number): () => number;

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** mulberry32: a tiny seeded PRNG, so corpora are reproducible. */
-function random(seed) {
+/** mulberry32: a tiny seeded PRNG, so corpora (and generated test cases) are reproducible. The one copy: benches and tests import it. */
+export function random(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

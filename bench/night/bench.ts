@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
 import { startFakeGcs, type FakeGcs } from '../../tests/helpers/fakeGcs.ts';
+import { random } from '../corpus.mjs';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
@@ -59,17 +60,6 @@ export interface NightFigures {
   unchangedMoved: number;
 }
 
-/** mulberry32: reproducible corpora. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const WORDS =
   'bankroll variance odds edge stake market value line closing position pot equity range bluff fold call raise river turn flop tournament cash table limit session record discipline tilt expectation probability handicap spread total parlay hedge exchange margin'.split(
     ' ',

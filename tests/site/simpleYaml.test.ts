@@ -12,6 +12,7 @@ import { splitFrontmatter } from '../../site/content/frontmatter.ts';
 import { FrontmatterError, normaliseSource } from '../../site/content/grayMatter.ts';
 import { readSimpleYaml } from '../../site/content/simpleYaml.ts';
 import { parseYaml } from '../../site/content/yamlSource.ts';
+import { random } from '../../bench/corpus.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -66,18 +67,6 @@ function blockOf(source: string): string | undefined {
     },
   } as never);
   return block;
-}
-
-/** mulberry32: reproducible cases. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Values felt writes, and values the fast path must refuse (the full parser reads them as numbers, booleans, null, dates, maps, comments...).
