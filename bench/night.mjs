@@ -5,11 +5,14 @@
 //
 //   npm run bench:night                         10,000 articles (minutes)
 //   npm run bench:night -- --sizes 10000,100000 both sizes (100,000 takes long)
+//   npm run bench:night -- --new 500            500 new articles per locale a night (a batch night)
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, json: { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, new: { type: 'string', default: '20' }, json: { type: 'boolean' } },
+});
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
-  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work });
+  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work, newPerLocale: Number(values.new) });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

@@ -29,7 +29,8 @@ import { random } from '../corpus.mjs';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
-const NEW_PER_LOCALE = 20;
+/** New articles per locale each night: 20 by default; `--new 500` measures a batch night's publish, pull, build and deploy. */
+let NEW_PER_LOCALE = 20;
 const PROD = 'felt-magazine';
 const DEV = 'felt-magazine-dev';
 const site = (locale: string) => `felt-night-site-${locale.toLowerCase().replace('_', '-')}`;
@@ -254,7 +255,8 @@ export function printNights(nights: NightFigures[]): void {
   );
 }
 
-export async function runNightBench(options: { sizes: number[]; work?: string }): Promise<NightFigures[][]> {
+export async function runNightBench(options: { sizes: number[]; work?: string; newPerLocale?: number }): Promise<NightFigures[][]> {
+  NEW_PER_LOCALE = options.newPerLocale ?? NEW_PER_LOCALE;
   const work = options.work ?? path.join(os.tmpdir(), 'felt-bench-night');
   const results: NightFigures[][] = [];
   try {

@@ -2,7 +2,10 @@
 // scripts/night/step.sh kept in $FELT_REPORTS and writes a Markdown table to
 // $GITHUB_STEP_SUMMARY (stdout elsewhere): articles generated and skipped
 // (with the reasons), cost, what publish and pull moved, the check's verdict,
-// pages built and bytes deployed per locale. A missing or unreadable report
+// pages built and bytes deployed per locale; on a batch night (BATCH_FROM in
+// .github/workflows/content.yml) "generated" is what `felt generate --collect`
+// stored from the batches submitted the night before, and the batches
+// collected and submitted are listed. A missing or unreadable report
 // (a command that failed before it could print one) shows as "failed".
 //
 //   node scripts/night/summary.mjs [reports-dir] [dist-dir]
@@ -34,8 +37,23 @@ const lines = [
 ];
 const skipped = [];
 let totalCost = 0;
+const collect = report('collect');
+// A batch night collects every locale in one command: its per-batch summaries stand in for the direct runs' reports.
+const collectedRuns = (collect.json?.batches ?? []).map((b) => b.summary).filter(Boolean);
+function generated(locale) {
+  const direct = report(`generate-${locale}`);
+  if (direct.exit !== undefined || !collect.json) return direct;
+  const runs = collectedRuns.filter((s) => s.locale === locale);
+  const costs = runs.map((s) => s.usage?.costUsd);
+  const json = {
+    stored: runs.flatMap((s) => s.stored),
+    failed: runs.flatMap((s) => s.failed),
+    usage: { costUsd: costs.every((c) => typeof c === 'number') ? costs.reduce((a, b) => a + b, 0) : undefined },
+  };
+  return { exit: collect.exit, json };
+}
 for (const locale of LOCALES) {
-  const gen = report(`generate-${locale}`);
+  const gen = generated(locale);
   const build = report(`build-${locale}`);
   const deploy = report(`deploy-${locale}`);
   const stored = gen.json?.stored?.length;
@@ -59,6 +77,19 @@ lines.push('', `Cost of the night: $${totalCost.toFixed(4)}`, '');
 const publish = report('publish');
 const pull = report('pull');
 const check = report('check');
+if (collect.exit !== undefined) {
+  const batches = collect.json?.batches ?? [];
+  const waiting = batches.filter((b) => !b.summary).map((b) => `${b.batchId} ${b.status}`);
+  lines.push(
+    `- batches collected: ${collect.json ? `${batches.filter((b) => b.summary).length} of ${batches.length}${waiting.length ? ` (not yet: ${waiting.join(', ')})` : ''}` : status(collect)}`,
+  );
+  const submitted = LOCALES.map((locale) => {
+    const b = report(`batch-${locale}`);
+    if (!b.json) return `${locale} ${status(b)}`;
+    return `${locale} ${b.json.batchId ? `${b.json.slots.length} articles (${b.json.batchId})` : 'nothing'}${b.json.overBudget ? `, ${b.json.overBudget} over the budget` : ''}`;
+  });
+  lines.push(`- batches submitted for the next night: ${submitted.join('; ')}`);
+}
 lines.push(`- publish: ${publish.json ? `${publish.json.copied.length} copied to production` : status(publish)}`);
 lines.push(
   `- pull: ${pull.json ? `${pull.json.download.length} downloaded (${pull.json.fromSnapshot ?? 0} from the state snapshot), ${pull.json.unchanged} unchanged, ${pull.json.remove.length} deleted` : status(pull)}`,

@@ -10,7 +10,9 @@
  * cache and no state in the bucket, a warm one (cache restored), and one on a
  * fresh runner whose cache is gone but whose bucket keeps the state snapshot.
  * Each night must build and deploy all three sites; the warm night and the
- * snapshot night download no unchanged article.
+ * snapshot night download no unchanged article. Then two batch nights
+ * (COUNT ≥ BATCH_FROM): the first submits its articles to the Batch API and
+ * publishes nothing new, the next collects them, publishes, builds and deploys.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
@@ -93,7 +95,11 @@ const cachePaths = (step: Step) =>
     .filter(Boolean);
 
 /** Runs the job's steps in order; the CI cache is `cacheDir` (absent: empty). */
-async function night(name: string, cacheDir: string): Promise<{ outputs: string[]; checkout: string; summary: string; verdict: number }> {
+async function night(
+  name: string,
+  cacheDir: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ outputs: string[]; checkout: string; summary: string; verdict: number }> {
   const checkout = await freshCheckout(name);
   const summaryFile = path.join(work, `${name}-summary.md`);
   const env: NodeJS.ProcessEnv = {
@@ -112,6 +118,7 @@ async function night(name: string, cacheDir: string): Promise<{ outputs: string[
     GOOGLE_CLOUD_PROJECT: 'felt-night-project',
     npm_config_offline: 'true',
     npm_config_update_notifier: 'false',
+    ...extraEnv,
   };
   const outputs: string[] = [];
   let verdict = -1;
@@ -220,4 +227,52 @@ describe('the content workflow, step by step', () => {
       llm.reply = () => undefined;
     }
   }, 600_000);
+
+  describe('batch nights (COUNT ≥ BATCH_FROM)', () => {
+    const batchEnv = { BATCH_FROM: '2' };
+    const articlePages = (locale: string) => [...deployed(locale).keys()].filter((n) => n.endsWith('.html'));
+    let submitted: Record<string, { batchId: string | null; slots: number[] }> = {};
+
+    it('night A submits a batch per locale and publishes nothing new', async () => {
+      const before = new Map(LOCALES.map((l) => [l, articlePages(l).length]));
+      const { summary, checkout, verdict } = await night('night-a', cache(), batchEnv);
+      expect(verdict).toBe(0);
+      submitted = Object.fromEntries(
+        await Promise.all(LOCALES.map(async (l) => [l, JSON.parse(await readFile(path.join(checkout, 'reports', `batch-${l}.json`), 'utf8'))])),
+      );
+      for (const locale of LOCALES) {
+        expect(submitted[locale]!.batchId, locale).toMatch(/^batch_/);
+        expect(submitted[locale]!.slots, locale).toHaveLength(2);
+        expect(existsSync(path.join(checkout, 'reports', `generate-${locale}.json`)), `${locale}: no direct run`).toBe(false);
+        expect(articlePages(locale).length, `${locale}: no new page`).toBe(before.get(locale));
+      }
+      expect(summary).toMatch(/publish: 0 copied to production/);
+      expect(summary).toMatch(/batches collected: 0 of 0/);
+      expect(summary).toMatch(/batches submitted for the next night: en_US 2 articles \(batch_\w+\)/);
+    }, 120_000);
+
+    it("night B collects night A's batches: their articles are published, built and deployed; tonight's are submitted", async () => {
+      const { summary, checkout, verdict } = await night('night-b', cache(), batchEnv);
+      expect(verdict).toBe(0);
+      const collect = JSON.parse(await readFile(path.join(checkout, 'reports', 'collect.json'), 'utf8')) as {
+        batches: { batchId: string; status: string; summary?: { locale: string; stored: { slug: string }[] } }[];
+      };
+      expect(collect.batches.map((b) => b.batchId).sort()).toEqual(LOCALES.map((l) => submitted[l]!.batchId).sort());
+      for (const locale of LOCALES) {
+        const stored = collect.batches.find((b) => b.summary?.locale === locale)!.summary!.stored;
+        expect(stored, locale).toHaveLength(2);
+        for (const { slug } of stored) {
+          expect(gcs.buckets.get(PROD)!.has(`articles/${locale}/${slug}.md`), `${locale} ${slug} published`).toBe(true);
+          expect(
+            articlePages(locale).some((n) => n.includes(slug)),
+            `${locale} ${slug} deployed`,
+          ).toBe(true);
+        }
+      }
+      expect(summary).toMatch(/\| en_US \| 2 \| 0 \|/);
+      expect(summary).toMatch(/publish: 6 copied to production/);
+      expect(summary).toMatch(/batches collected: 3 of 3/);
+      expect(summary).toMatch(/batches submitted for the next night: en_US 2 articles/);
+    }, 120_000);
+  });
 });
