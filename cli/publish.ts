@@ -35,8 +35,7 @@ import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
-import { SLUG_PATTERN } from '../shared/names.ts';
-import { isPng, pictureObjectName } from './generate/images.ts';
+import { isPng, pictureSlugOf } from './generate/images.ts';
 
 export interface PublishOptions {
   contentDir: string;
@@ -270,8 +269,8 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
     const pictures = `images/${locale}/`;
     const publishedPictures = new Map<string, ObjectInfo>(prodExists ? (await prod.list(pictures)).map((o) => [o.name, o]) : []);
     const devPictures = (await dev.list(pictures)).filter((object) => {
-      const slug = object.name.slice(pictures.length, -'.png'.length);
-      return object.name === pictureObjectName(locale, slug) && SLUG_PATTERN.test(slug) && (!wanted || wanted.has(slug));
+      const slug = pictureSlugOf(object.name, locale);
+      return slug !== undefined && (!wanted || wanted.has(slug));
     });
     await Promise.all(
       devPictures.map((object) =>

@@ -30,8 +30,7 @@ import { contentDirFor } from '../shared/contentOrigin.ts';
 import { pullRetractions } from './pullRetractions.ts';
 import { LocalChecksums } from './localChecksums.ts';
 import { RESTORE_ABOVE, isStale, readManifest, readPack, writeSnapshot } from './snapshot.ts';
-import { SLUG_PATTERN } from '../shared/names.ts';
-import { isPng, pictureObjectName } from './generate/images.ts';
+import { isPng, pictureSlugOf } from './generate/images.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -111,8 +110,8 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       const localPictures = await checksums.folder(pictures, `images/${locale}`, '.png');
       const remotePictures = new Set<string>();
       for (const object of await bucket.list(`images/${locale}/`)) {
-        const slug = path.posix.basename(object.name, '.png');
-        if (object.name !== pictureObjectName(locale, slug) || !SLUG_PATTERN.test(slug)) {
+        const slug = pictureSlugOf(object.name, locale);
+        if (!slug) {
           result.skipped.push({ name: object.name, reason: 'not a picture name (images/{locale}/{slug}.png)' });
           continue;
         }

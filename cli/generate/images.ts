@@ -10,6 +10,8 @@
  * stored first, and a picture that fails is reported and skipped (the drawn
  * cover stands in).
  */
+import path from 'node:path';
+import { SLUG_PATTERN } from '../../shared/names.ts';
 import type { ImageSettings } from '../../shared/types.ts';
 import { isPreconditionFailed } from '../storage/errors.ts';
 import type { Bucket } from '../storage/types.ts';
@@ -24,6 +26,12 @@ export function isPng(data: Uint8Array): boolean {
 
 export function pictureObjectName(locale: string, slug: string): string {
   return `images/${locale}/${slug}.png`;
+}
+
+/** The slug of a picture object of `locale`, or undefined for any other name (as articleSlugOf for articles). */
+export function pictureSlugOf(name: string, locale: string): string | undefined {
+  const slug = path.posix.basename(name, '.png');
+  return name === pictureObjectName(locale, slug) && SLUG_PATTERN.test(slug) ? slug : undefined;
 }
 
 /** The picture's prompt: the subject, and no lettering (the page has the title; text in pictures is rarely right). */
