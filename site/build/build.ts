@@ -27,8 +27,8 @@ import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
 import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
-import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, type BuildManifest } from './buildCache.ts';
-import { assembleRelease } from './commit.ts';
+import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, serializeManifest, type BuildManifest } from './buildCache.ts';
+import { assembleRelease, manifestDelta } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
@@ -269,15 +269,17 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   );
   mark(`covers (${covers.made} made, ${covers.cached} cached)`);
 
+  // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
+  if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...manifestDelta(reuse, manifest) };
   // The manifest goes last: until it is in place, the previous one describes the output.
-  sink.write(MANIFEST_FILE, JSON.stringify(manifest));
+  sink.write(MANIFEST_FILE, serializeManifest(manifest));
   written.push(MANIFEST_FILE);
   // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
   const finish = !layout
     ? async () => undefined
     : async () => {
         const { staging } = layout;
-        const release = reuse ? assembleRelease(layout, { staging, written, current: manifest }) : nextReleasePath(layout);
+        const release = reuse ? assembleRelease(layout, { staging, written, current: manifest, served: reuse }) : nextReleasePath(layout);
         if (!reuse) renameSync(staging, release);
         await publishRelease(layout, release);
       };

@@ -8,7 +8,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { ContentError, FeltError, type Problem } from '../../shared/errors.ts';
-import { folderOutside, inspectInput, readInput, readInspected } from '../../shared/inputFile.ts';
+import { folderOutside, inspectInput, readInput, readInspected, type InputCheck } from '../../shared/inputFile.ts';
 import { readJsonFile } from '../../shared/json.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { displayPath } from '../../shared/paths.ts';
@@ -22,6 +22,7 @@ import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
+import { BACKGROUND_STAT_MIN, statInBackground, type FileStats } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -46,10 +47,15 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   const pages = await loadInfoPages(root, problems);
   const articles = {} as Record<ContentLocale, Article[]>;
   const retracted: Partial<Record<ContentLocale, Retraction[]>> = {};
+  const wanted = CONTENT_LOCALES.filter((locale) => !options.locales || options.locales.includes(locale));
+  const listings = new Map(await Promise.all(wanted.map(async (locale) => [locale, await listArticles(root, locale, problems)] as const)));
+  // A build with a cache checks every file against it: on a large site the checks run on another thread while this one parses the cache.
+  const stats = options.cacheFile ? checkInBackground(listings) : undefined;
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
   for (const locale of CONTENT_LOCALES) {
     const refused: ArticleReferences[] = [];
-    articles[locale] = !options.locales || options.locales.includes(locale) ? await loadArticles(root, locale, problems, refused, cache) : [];
+    const listing = listings.get(locale);
+    articles[locale] = listing ? await loadArticles(root, locale, problems, refused, cache, listing, await stats?.get(locale)) : [];
     if (authors && categories) problems.push(...checkArticles([...articles[locale], ...refused], authors, categories));
     if (!options.locales || options.locales.includes(locale)) retracted[locale] = await loadRetractions(root, locale, problems);
   }
@@ -80,6 +86,42 @@ function linkedOutside(folder: string, root: string, problems: Problem[]): boole
   return real !== undefined;
 }
 
+/** A locale's article files: their full paths, in name order (none when the folder links outside content/). */
+interface ArticleListing {
+  folder: string;
+  names: string[];
+  files: string[];
+}
+
+async function listArticles(root: string, locale: ContentLocale, problems: Problem[]): Promise<ArticleListing> {
+  const folder = path.join(root, 'articles', locale);
+  const names = linkedOutside(folder, root, problems) ? [] : await listFiles(folder, '.md');
+  return { folder, names, files: names.map((name) => path.join(folder, name)) };
+}
+
+/**
+ * Each listing's files lstat-ed on a worker (statFiles.ts), when there are enough of them to pay for it. The worker
+ * starts now, so the caller's next synchronous work (parsing the article cache) runs beside it.
+ */
+function checkInBackground(listings: Map<ContentLocale, ArticleListing>): Map<ContentLocale, Promise<FileStats | undefined>> {
+  const lists = [...listings.values()];
+  const files = lists.flatMap((list) => list.files);
+  if (files.length < BACKGROUND_STAT_MIN) return new Map();
+  // A worker that cannot start leaves the checks to this thread, as on a small site.
+  const stats = statInBackground(files).catch(() => undefined);
+  const byLocale = new Map<ContentLocale, Promise<FileStats | undefined>>();
+  let from = 0;
+  for (const [locale, list] of listings) {
+    const start = from;
+    const end = (from += list.files.length);
+    byLocale.set(
+      locale,
+      stats.then((found) => found && { regular: found.regular.subarray(start, end), size: found.size.subarray(start, end), mtimeMs: found.mtimeMs.subarray(start, end) }),
+    );
+  }
+  return byLocale;
+}
+
 /** The articles of a locale; `refused` gets what the refused ones reference, for the checks across files. */
 export async function loadArticles(
   root: string,
@@ -87,20 +129,24 @@ export async function loadArticles(
   problems: Problem[],
   refused: ArticleReferences[] = [],
   cache?: ArticleCache,
+  listed?: ArticleListing,
+  stats?: FileStats,
 ): Promise<Article[]> {
-  const folder = path.join(root, 'articles', locale);
-  if (linkedOutside(folder, root, problems)) return [];
-  const names = await listFiles(folder, '.md');
+  const { folder, names, files } = listed ?? (await listArticles(root, locale, problems));
   const shownFolder = displayPath(folder);
   const articles: Article[] = [];
   const unread: { full: string; shown: string; size: number; mtimeMs: number }[] = [];
   // Remembered articles first, synchronously: on a nightly rebuild that is nearly all of them,
   // and a stat each is all they cost.
-  for (const name of names) {
-    const full = path.join(folder, name);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const full = files[i]!;
     const shown = path.join(shownFolder, name);
     // Anything but a file within its limit (a folder, a FIFO, a link out of content/) is refused before it is read.
-    const info = inspectInput(full, { root, maxBytes: LIMITS.articleBytes });
+    const info: InputCheck =
+      stats?.regular[i] && stats.size[i]! <= LIMITS.articleBytes
+        ? { kind: 'file', size: stats.size[i]!, mtimeMs: stats.mtimeMs[i]! }
+        : inspectInput(full, { root, maxBytes: LIMITS.articleBytes });
     if (info.kind === 'refused') problems.push({ file: shown, severity: 'error', message: info.message, hint: info.hint });
     if (info.kind !== 'file') continue;
     const cached = cache?.get(full, info.size, info.mtimeMs);

@@ -86,7 +86,8 @@ function homePage(model: SiteModel): Draft {
   const best = ids.slice(lead.length, lead.length + counts.ourBestStories);
   const updated = model.articles
     .filter((a) => a.updated && a.updated > a.date)
-    .sort((a, b) => b.updated!.localeCompare(a.updated!))
+    // Plain comparison: ISO dates sort by code unit, and localeCompare over every updated article cost a tenth of a second at 100,000.
+    .sort((a, b) => (a.updated! < b.updated! ? 1 : a.updated! > b.updated! ? -1 : 0))
     .slice(0, counts.updatedArticles)
     .map((a) => a.id);
   const description = t('home.description', { title: settings.title });
