@@ -89,7 +89,14 @@ export function readManifest(outDir: string): BuildManifest | undefined {
   try {
     const stored = JSON.parse(readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8')) as StoredManifest;
     if (stored.version !== MANIFEST_VERSION) return undefined;
-    return { version: stored.version, templateKey: stored.templateKey, pages: unjoined(stored.pages), inputs: unjoined(stored.inputs), others: unjoined(stored.others), delta: stored.delta };
+    return {
+      version: stored.version,
+      templateKey: stored.templateKey,
+      pages: unjoined(stored.pages),
+      inputs: unjoined(stored.inputs),
+      others: unjoined(stored.others),
+      delta: stored.delta,
+    };
   } catch {
     return undefined;
   }
