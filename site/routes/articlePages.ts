@@ -90,8 +90,7 @@ export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => Pag
  * its related articles' files and its translations.
  */
 function articleInputs(model: SiteModel): (article: Article) => string {
-  const { authors, ads } = model.content;
-  const shared = digest(JSON.stringify([authors, ads, model.locale]));
+  const shared = buildWideInputs(model);
   return (article) => {
     // A provider picture gives the page its cover's alt text, and a related article's its card's cover.
     const pictureOf = (a: Article) => model.pictures.get(a.slug)?.digest ?? '';
@@ -100,6 +99,28 @@ function articleInputs(model: SiteModel): (article: Article) => string {
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
+}
+
+const buildWide = new WeakMap<SiteModel, string>();
+
+/**
+ * What every page with inputs reads besides its own articles and the template key: authors (bylines, slugs),
+ * ads (sponsored links) and the content locale. Digested once per build.
+ */
+export function buildWideInputs(model: SiteModel): string {
+  let shared = buildWide.get(model);
+  if (shared === undefined) buildWide.set(model, (shared = digest(JSON.stringify([model.content.authors, model.content.ads, model.locale]))));
+  return shared;
+}
+
+/**
+ * An article as a listing card shows it, for the inputs of the pages that list it: its file (which makes its
+ * summary with the template and authors), its provider picture and its draft mark. A body edit changes it too:
+ * the listing's spec is then made and keyed, and rendered only if its key changed (build.ts).
+ */
+export function listedInputs(model: SiteModel, id: string): string {
+  const article = model.byId.get(id)!;
+  return `\n${id}\n${article.digest}${model.pictures.has(article.slug) ? '+picture' : ''}${article.draft ?? ''}`;
 }
 
 /** An article as its file: where it is and a digest of all it holds. */

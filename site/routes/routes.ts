@@ -11,7 +11,8 @@ import type { SiteModel } from '../model/siteModel.ts';
 import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
-import { articleEntries } from './articlePages.ts';
+import { articleEntries, buildWideInputs, listedInputs } from './articlePages.ts';
+import { digest } from '../build/buildCache.ts';
 import { authorOwner, categoryOwner, feltOwned, home, sponsorship, subcategoryOwner, type Draft, type Owner } from './routeParts.ts';
 
 /**
@@ -25,7 +26,7 @@ export interface PageEntry {
   kind: PageKind;
   /** Named when another page or file claims one of this page's files (collisions.ts). */
   owner: Owner;
-  /** Digest of everything the page is made from; set for article pages, which are always in the sitemap. */
+  /** Digest of everything the page is made from; set for article and listing pages, which are always in the sitemap. */
   inputs?: string;
   lastmod?: string;
   spec(): PageSpec;
@@ -37,6 +38,8 @@ interface Route {
   kind: PageKind;
   owner: Owner;
   draft(): Draft;
+  /** Listing pages: the digest of everything draft() reads (see PageEntry.inputs). Such pages are always in the sitemap. */
+  inputs?: () => string;
 }
 
 export function* pageEntries(model: SiteModel): Generator<PageEntry> {
@@ -49,7 +52,12 @@ export function* pageEntries(model: SiteModel): Generator<PageEntry> {
   ];
   const sponsor = sponsorship(model);
   for (const group of routes) {
-    for (const { draft, ...route } of group) yield { ...route, spec: () => sponsor(draft()) };
+    for (const { draft, inputs, ...route } of group) {
+      const entry: PageEntry = { ...route, spec: () => sponsor(draft()) };
+      // Worked out on first read: the route check walks every entry for its path alone.
+      if (inputs) Object.defineProperty(entry, 'inputs', { get: once(inputs), enumerable: true });
+      yield entry;
+    }
   }
   yield* articleEntries(model, sponsor);
 }
@@ -183,8 +191,25 @@ function pageTitle(model: SiteModel, title: string, page: number): string {
 
 function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
   for (const { path, page, shown } of pagesOf(model, listing.base, listing.ids)) {
-    yield { path, kind: listing.kind, owner: listing.owner, draft: () => listingPage(model, listing, path, page, shown()) };
+    yield {
+      path,
+      kind: listing.kind,
+      owner: listing.owner,
+      draft: () => listingPage(model, listing, path, page, shown()),
+      // The front page shows the topics' counts and the total; archive pages only their articles and numbering.
+      inputs: () => listingInputs(model, path, shown(), page === 0 ? JSON.stringify([listing.shared().topics, listing.ids.length]) : ''),
+    };
   }
+}
+
+/**
+ * The digest of what a listing page shows: its articles (as listedInputs), its numbering, what its front page
+ * alone shows, and the build-wide inputs. Its title, trail, feed and headings come from the template key.
+ */
+function listingInputs(model: SiteModel, path: string, { ids, pagination }: { ids: string[]; pagination: PageInfo }, front: string): string {
+  let text = `${buildWideInputs(model)}\n${path}\n${JSON.stringify(pagination)}\n${front}`;
+  for (const id of ids) text += listedInputs(model, id);
+  return digest(text);
 }
 
 function listingPage(model: SiteModel, listing: Listing, path: string, page: number, { ids, pagination }: { ids: string[]; pagination: PageInfo }): Draft {
@@ -230,7 +255,13 @@ function* authorRoutes(model: SiteModel): Generator<Route> {
     const ids = model.articlesByAuthor.get(author.name) ?? [];
     const owner = authorOwner(model, author, index);
     for (const { path, page, shown } of pagesOf(model, base, ids)) {
-      yield { path, kind: 'author', owner, draft: () => authorPage(model, author, path, page, ids.length, shown()) };
+      yield {
+        path,
+        kind: 'author',
+        owner,
+        draft: () => authorPage(model, author, path, page, ids.length, shown()),
+        inputs: () => listingInputs(model, path, shown(), page === 0 ? String(ids.length) : ''),
+      };
     }
   }
 }
