@@ -73,6 +73,12 @@ function camel(name: string): string {
 }
 
 /** Resolves an article's entities against the configured categories. */
+/** Whether placeArticle() files the article anywhere, without making its placements. */
+export function isPlaceable(article: Pick<Article, 'entities'>, categories: CategoryNode[]): boolean {
+  const lookup = lookupFor(categories);
+  return article.entities.some((entity) => lookup.get(camel(entity.category))?.other !== undefined);
+}
+
 export function placeArticle(article: Pick<Article, 'entities'>, categories: CategoryNode[]): Placement[] {
   const lookup = lookupFor(categories);
   const placements: Placement[] = [];

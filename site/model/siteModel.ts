@@ -25,7 +25,8 @@ export interface SiteModel {
   /** This locale's articles, newest first. */
   articles: Article[];
   byId: Map<string, Article>;
-  summaries: Map<string, ArticleSummary>;
+  /** What a card shows of an article, made when first asked for: a rebuild asks for the few its changed pages list. */
+  summaries: { get(id: string): ArticleSummary | undefined };
   index: CategoryIndex;
   authorBySlug: Map<string, Author>;
   authorByName: Map<string, Author>;
@@ -55,10 +56,19 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const index = buildCategoryIndex(articles, content.categories);
   const authorSlugs = new Map(content.authors.map((a) => [a.name, a.slug]));
   const pictures = options.pictures ?? new Map<string, ProviderPicture>();
-  const summaries = new Map<string, ArticleSummary>();
+  const byId = new Map(articles.map((a) => [a.id, a]));
+  // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
+  const made = new Map<string, ArticleSummary>();
+  const summaries = {
+    get(id: string): ArticleSummary | undefined {
+      let summary = made.get(id);
+      const article = summary ? undefined : byId.get(id);
+      if (article) made.set(id, (summary = summarize(article, index.placements.get(id) ?? [], authorSlugs, translator.pick, pictures.has(article.slug))));
+      return summary;
+    },
+  };
   const articlesByAuthor = new Map<string, string[]>();
   for (const article of articles) {
-    summaries.set(article.id, summarize(article, index.placements.get(article.id) ?? [], authorSlugs, translator.pick, pictures.has(article.slug)));
     const list = articlesByAuthor.get(article.author);
     if (list) list.push(article.id);
     else articlesByAuthor.set(article.author, [article.id]);
@@ -69,7 +79,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     ui,
     translator,
     articles,
-    byId: new Map(articles.map((a) => [a.id, a])),
+    byId,
     summaries,
     index,
     authorBySlug: new Map(content.authors.map((a) => [a.slug, a])),
