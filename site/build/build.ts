@@ -41,7 +41,7 @@ import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
-import { countPages, pageEntries } from '../routes/routes.ts';
+import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { buildSearchIndex, SEARCH_MANIFEST } from '../indexes/searchIndex.ts';
@@ -327,7 +327,7 @@ async function renderPages(
   };
   const keyOf = createPageKeyer();
   try {
-    for (const entry of pageEntries(model)) {
+    for (const entry of pageEntryList(model)) {
       if (entry.inputs !== undefined) manifest.inputs[entry.path] = entry.inputs;
       const previousKey = reuse?.pages[entry.path];
       if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs[entry.path] === entry.inputs) {
