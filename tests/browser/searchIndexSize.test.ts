@@ -25,6 +25,19 @@ describe('search index size', () => {
     120_000,
   );
 
+  // Issue 13: an incremental build's index adds a delta shard per word and tombstones in the manifest.
+  it.each(SIZES.flatMap((n) => [`${n} added`, `${n} removed`]))(
+    'a query at %s articles since the base, as many as compactAt() allows, still fetches at most 60 KB',
+    async (label) => {
+      const [n, delta] = label.split(' ') as [string, 'added' | 'removed'];
+      const rows = await measureQueries(Number(n), undefined, delta);
+      const worst = Math.max(...rows.map((row) => row.gzip));
+      console.log(`search at ${n} articles, delta of ${delta}: worst query ${worst} B gzip`);
+      expect(worst).toBeLessThanOrEqual(60 * 1024);
+    },
+    240_000,
+  );
+
   it('finds every article whose title, topics or description match each word, exact, prefix or one typo away, best first', async () => {
     const { syntheticCorpus } = await import('./searchBytes.ts');
     const { buildSearchFiles } = await import('../../site/indexes/searchIndex.ts');
