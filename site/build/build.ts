@@ -254,7 +254,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   mark('sitemaps, feeds');
   const search = writeSearchIndex(model, { previous: reuse?.others, currentRelease: target.layout?.current, write: writeOther, keep: keepOther });
-  mark(`search index (${search.state ? 'base' : `delta ${search.delta}, ${search.tombstones} gone`})`);
+  mark(`search index (${search.base ? 'base' : `delta ${search.delta}, ${search.tombstones} gone`})`);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));

@@ -134,7 +134,7 @@ export function writeSearchIndex(
     /** Records a file of the current release as part of this one, unchanged. */
     keep(file: string, digest: string): void;
   },
-): SearchIndexPlan {
+): { base: boolean; delta: number; tombstones: number; made: number; kept: number } {
   const sources = model.articles.map((article) => ({ slug: article.slug, key: article.digest }));
   const entryOf = (i: number) => searchEntry(model, model.articles[i]!);
   const previous = out.previous ?? {};
@@ -145,7 +145,8 @@ export function writeSearchIndex(
   for (const file of plan.kept) out.keep(file, previous[file]!);
   if (plan.state) out.write(SEARCH_BASE_STATE, JSON.stringify(plan.state));
   else out.keep(SEARCH_BASE_STATE, previous[SEARCH_BASE_STATE]!);
-  return plan;
+  // A summary, not the plan: the files' text is not held while the build goes on.
+  return { base: plan.state !== undefined, delta: plan.delta, tombstones: plan.tombstones, made: plan.files.length, kept: plan.kept.length };
 }
 
 /** The base state of the current release, when there is one this build may build on. */
