@@ -44,7 +44,7 @@ import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
-import { buildSearchIndex, SEARCH_MANIFEST } from '../indexes/searchIndex.ts';
+import { SEARCH_MANIFEST, writeSearchIndex } from '../indexes/searchIndex.ts';
 import { absoluteUrl } from '../render/seo.ts';
 import { assertSerializable } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
@@ -232,6 +232,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
     sink.write(file, contents);
     written.push(file);
   };
+  // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
+  const keepOther = (file: string, hash: string) => (manifest.others[file] = hash);
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
   // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
@@ -250,7 +252,9 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
   writeOther('robots.txt', robotsTxt(settings.url));
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
-  for (const file of buildSearchIndex(model)) writeOther(file.path, file.content);
+  mark('sitemaps, feeds');
+  const search = writeSearchIndex(model, { previous: reuse?.others, currentRelease: target.layout?.current, write: writeOther, keep: keepOther });
+  mark(`search index (${search.base ? 'base' : `delta ${search.delta}, ${search.tombstones} gone`})`);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));

@@ -5,7 +5,7 @@
  * gzip and brotli size of every file it fetches.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { buildSearchFiles, type SearchEntry } from '../../site/indexes/searchIndex.ts';
+import { buildSearchFiles, compactAt, planSearchIndex, type SearchEntry } from '../../site/indexes/searchIndex.ts';
 import { SearchEngine } from '../../site/client/search/engine.ts';
 
 const TOPIC =
@@ -83,8 +83,33 @@ export const QUERIES = [
   'bankrol managment tips',
 ];
 
-export async function measureQueries(n: number, queries = QUERIES): Promise<QueryBytes[]> {
-  const files = new Map(buildSearchFiles(syntheticCorpus(n)).map((file) => [`/${file.path}`, file.content]));
+/**
+ * The index of n synthetic articles as files (path with a leading slash → JSON): a cold build's;
+ * or, with `delta`, an incremental build's whose delta is as big as compactAt() allows, all of it
+ * articles added since the base ('added': the biggest delta shards) or removed since ('removed':
+ * the most tombstones in the manifest, spread over the whole base).
+ */
+export function indexFiles(n: number, delta?: 'added' | 'removed'): Map<string, string> {
+  const corpus = syntheticCorpus(n);
+  const files = (list: { path: string; content: string }[], into = new Map<string, string>()) => {
+    for (const file of list) into.set(`/${file.path}`, file.content);
+    return into;
+  };
+  if (!delta) return files(buildSearchFiles(corpus));
+  const sources = (entries: SearchEntry[]) => entries.map((entry) => ({ slug: entry.slug, key: entry.slug }));
+  // The limit counts the articles the site has now: n after additions, fewer after removals.
+  const limit = delta === 'added' ? compactAt(n) : compactAt(n - compactAt(n));
+  const step = Math.floor(n / limit);
+  const before = delta === 'added' ? corpus.slice(0, n - limit) : corpus;
+  const after = delta === 'added' ? corpus : corpus.filter((_, i) => i % step !== 0 || i / step >= limit);
+  const base = planSearchIndex(sources(before), (i) => before[i]!);
+  const next = planSearchIndex(sources(after), (i) => after[i]!, base.state);
+  if (next.state || next.delta + next.tombstones !== limit) throw new Error(`expected a delta of ${limit}, got ${next.delta} + ${next.tombstones}`);
+  return files(next.files, files(base.files));
+}
+
+export async function measureQueries(n: number, queries = QUERIES, delta?: 'added' | 'removed'): Promise<QueryBytes[]> {
+  const files = indexFiles(n, delta);
   const out: QueryBytes[] = [];
   for (const query of queries) {
     const fetched: string[] = [];

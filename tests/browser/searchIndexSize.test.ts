@@ -25,6 +25,47 @@ describe('search index size', () => {
     120_000,
   );
 
+  // Issue 13: an incremental build's index adds a delta shard per word and tombstones in the manifest.
+  it.each(SIZES.flatMap((n) => [`${n} added`, `${n} removed`]))(
+    'a query at %s articles since the base, as many as compactAt() allows, still fetches at most 60 KB',
+    async (label) => {
+      const [n, delta] = label.split(' ') as [string, 'added' | 'removed'];
+      const rows = await measureQueries(Number(n), undefined, delta);
+      const worst = Math.max(...rows.map((row) => row.gzip));
+      console.log(`search at ${n} articles, delta of ${delta}: worst query ${worst} B gzip`);
+      expect(worst).toBeLessThanOrEqual(60 * 1024);
+    },
+    240_000,
+  );
+
+  it.each(SIZES)(
+    'a rebuild after 20 new articles at %i tokenises the 20, not the whole index: a fraction of its CPU',
+    async (n) => {
+      const { syntheticCorpus } = await import('./searchBytes.ts');
+      const { planSearchIndex } = await import('../../site/indexes/searchIndex.ts');
+      const corpus = syntheticCorpus(n + 20);
+      const sources = (k: number) => corpus.slice(0, k).map((e) => ({ slug: e.slug, key: `${e.slug}:${e.date}` }));
+      const cpu = <T>(run: () => T) => {
+        const start = process.cpuUsage();
+        const result = run();
+        const used = process.cpuUsage(start);
+        return { ms: Math.round((used.user + used.system) / 1000), result };
+      };
+      // What the build keeps between runs: the base state, as JSON.
+      const state = JSON.stringify(planSearchIndex(sources(n), (i) => corpus[i]!).state);
+      const whole = cpu(() => planSearchIndex(sources(n + 20), (i) => corpus[i]!));
+      const delta = cpu(() => planSearchIndex(sources(n + 20), (i) => corpus[i]!, JSON.parse(state)));
+      console.log(
+        `search index at ${n} + 20 articles: whole ${whole.ms} ms CPU, ${whole.result.files.length} files; ` +
+          `delta ${delta.ms} ms CPU (base state read included), ${delta.result.files.length} files made, ${delta.result.kept.length} kept`,
+      );
+      expect(delta.result.delta).toBe(20);
+      expect(delta.result.files.length).toBeLessThan(100);
+      expect(delta.ms).toBeLessThan(whole.ms / 3);
+    },
+    240_000,
+  );
+
   it('finds every article whose title, topics or description match each word, exact, prefix or one typo away, best first', async () => {
     const { syntheticCorpus } = await import('./searchBytes.ts');
     const { buildSearchFiles } = await import('../../site/indexes/searchIndex.ts');

@@ -58,8 +58,8 @@ export function linkProblems(files: SiteFiles, siteUrl: string): string[] {
     if (name.endsWith('.xml'))
       for (const match of text.matchAll(absolute)) if (!resolves(files, match[1]!)) problems.push(`${name}: lists ${match[1]}, which is missing`);
     if (name === 'search/manifest.json' && !problems.includes(`${name}: does not parse`)) {
-      const manifest = JSON.parse(text) as { id: string; r?: string[] };
-      for (const id of [manifest.id, ...(manifest.r ?? [])])
+      const manifest = JSON.parse(text) as { id: string; r?: string[]; d?: { id: string } };
+      for (const id of [manifest.id, ...(manifest.d ? [manifest.d.id] : []), ...(manifest.r ?? [])])
         if (![...files.keys()].some((file) => file.startsWith(`search/${id}/`))) problems.push(`${name}: names search/${id}/, which is missing`);
     }
   }

@@ -1,6 +1,8 @@
 /**
  * Incremental builds: a rebuild renders only what changed, and its output is
- * byte for byte what a cold build of the same content writes.
+ * byte for byte what a cold build of the same content writes, but for the
+ * search index: there a rebuild adds a delta to the base (issue 13), and
+ * every query finds what it finds in a cold build's index.
  */
 import { execFile } from 'node:child_process';
 import { readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
@@ -9,21 +11,30 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { fixtureCopy, tempDir } from './helpers.ts';
+import { searchDifferences, titleQueries } from '../helpers/searchDist.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const run = promisify(execFile);
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
 
+/** Every file of a build but its bookkeeping (.felt/) and its search index (compared by queries: expectSameSearch()). */
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const full = path.join(entry.parentPath, entry.name);
     const relative = path.relative(dir, full);
-    if (relative.startsWith('.felt')) continue;
+    if (relative.startsWith('.felt') || relative.startsWith(`search${path.sep}`)) continue;
     files[relative] = await readFile(full, 'utf8');
   }
   return files;
+}
+
+/** The search index of `dir` answers every query as the one of `reference` does. */
+async function expectSameSearch(dir: string, reference: string, what = 'search'): Promise<void> {
+  const queries = await titleQueries(dir, reference);
+  expect(queries.length, what).toBeGreaterThan(20);
+  expect(await searchDifferences(dir, reference, queries), what).toEqual([]);
 }
 
 const NEW_ARTICLE = `---
@@ -75,6 +86,7 @@ describe('incremental builds', () => {
     const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
     expect(Object.keys(incremental).sort()).toEqual(Object.keys(reference).sort());
     for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+    await expectSameSearch(out, fresh);
     expect(Object.keys(incremental)).toContain('articles/reading-line-movement/index.html');
     expect(Object.keys(incremental).some((f) => f.includes('crypto-books'))).toBe(false);
   });
@@ -124,6 +136,7 @@ describe('incremental builds', () => {
       const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
       expect(Object.keys(incremental).sort(), what).toEqual(Object.keys(reference).sort());
       for (const name of Object.keys(reference)) expect(incremental[name], `${what}: ${name}`).toBe(reference[name]);
+      await expectSameSearch(out, fresh, what);
     }
   });
 

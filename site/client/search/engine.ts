@@ -1,8 +1,10 @@
 /**
  * Query the sharded search index (site/indexes/searchIndex.ts). A query reads
- * the manifest and, per query word, the shard of its first three letters (and,
- * for a long word with no exact or prefix match there, the shards of its three
- * variant keys, where words one typo away are listed). The articles that
+ * the manifest and, per query word, the shard of its first three letters in
+ * the base and, when there is one, in the delta (and, for a long word with no
+ * exact or prefix match there, the shards of its three variant keys, where
+ * words one typo away are listed); base articles the manifest tombstones are
+ * never hits. The articles that
  * match every word are ranked (title over topics over description, exact over
  * prefix over typo, then newest first), and the record chunks of the best are
  * read for their titles and links. Pure logic over an injected fetcher, so the
@@ -65,6 +67,8 @@ interface Run {
   manifest: SearchManifest;
   recordsUrl: (chunk: number) => string;
   matches: WordMatch[];
+  /** Tombstones: base ordinals of articles changed or removed since the base, never hits. */
+  dead: Set<number>;
   /** Ranked candidate ordinals, or undefined: scan every chunk, newest first. */
   ranked?: number[];
 }
@@ -107,54 +111,84 @@ export class SearchEngine {
     if (!isSearchable(query) || words.length === 0) return emptyPage();
     const manifest = await (this.manifest ??= this.load(this.manifestUrl, false) as Promise<SearchManifest>);
     const folder = this.manifestUrl.replace(/[^/]*$/, '');
-    const shardUrl = (key: string) => `${folder}${manifest.id}/w/${bucketOf(key, manifest.b)}.json`;
-    const matches = await Promise.all(words.map((word) => this.lookup(word, shardUrl)));
+    // The base's shards, then the delta's (articles added or changed since the base), if any.
+    const shardSets = [{ id: manifest.id, b: manifest.b }, ...(manifest.d ? [manifest.d] : [])].map(
+      (set) => (key: string) => `${folder}${set.id}/w/${bucketOf(key, set.b)}.json`,
+    );
+    const dead = new Set(manifest.t ? ungap(manifest.t) : []);
+    const matches = await Promise.all(words.map((word) => this.lookup(word, shardSets, dead)));
     const listed = matches.filter((m) => !m.checkTitles);
     if (listed.some((m) => m.scores.size === 0)) return emptyPage();
     const recordsUrl = (chunk: number) => `${folder}${manifest.r[Math.floor(chunk / manifest.s)]}/r/${chunk}.json`;
-    const run: Run = { manifest, recordsUrl, matches, ranked: listed.length > 0 ? rank(listed, matches) : undefined };
+    const run: Run = { manifest, recordsUrl, matches, dead, ranked: listed.length > 0 ? rank(listed, matches) : undefined };
     return this.page(run, 0);
   }
 
-  /** The words of the index that match one query word, and their articles' scores. */
-  private async lookup(word: string, shardUrl: (key: string) => string): Promise<WordMatch> {
+  /**
+   * The words of the index that match one query word, and their articles'
+   * scores, from every shard set: a word may be listed in the base and in
+   * the delta, each with its own articles. Tombstoned ordinals are left out.
+   */
+  private async lookup(word: string, shardSets: ((key: string) => string)[], dead: Set<number>): Promise<WordMatch> {
     const match: WordMatch = { word, scores: new Map(), checkTitles: false };
     // A short word's matches spread over many shards: titles are checked instead.
     if ([...word].length < KEY_CHARS) return { ...match, checkTitles: true };
-    const home = (await this.file(shardUrl(homeKey(word)))) as SearchShard;
-    const found = new Map<string, { quality: number; postings: SearchPostings }>();
-    for (const [indexed, postings] of Object.entries(home.w)) {
-      const quality = matchWord(word, indexed);
-      if (quality >= 0) found.set(indexed, { quality, postings });
-    }
+    const homes = (await Promise.all(shardSets.map((shardUrl) => this.file(shardUrl(homeKey(word)))))) as SearchShard[];
+    // indexed word → its quality and, per shard set, its postings there
+    const found = new Map<string, { quality: number; postings: Map<number, SearchPostings> }>();
+    const add = (indexed: string, quality: number, set: number, postings: SearchPostings) => {
+      let entry = found.get(indexed);
+      if (!entry) found.set(indexed, (entry = { quality, postings: new Map() }));
+      entry.postings.set(set, postings);
+    };
+    const has = (indexed: string, set: number) => found.get(indexed)?.postings.has(set) ?? false;
+    // Only the words of the query word's own key: a shard also holds other keys' words, by hash, and
+    // what a query finds must not hang on which ones (a delta has fewer shards than its base).
+    // Words one typo away under other keys are looked up below, when nothing better matched.
+    const key = homeKey(word);
+    homes.forEach((home, set) => {
+      for (const [indexed, postings] of Object.entries(home.w)) {
+        if (homeKey(indexed) !== key) continue;
+        const quality = matchWord(word, indexed);
+        if (quality >= 0) add(indexed, quality, set, postings);
+      }
+    });
     const exactOrPrefix = [...found.values()].some((f) => f.quality > MATCH.typo);
     if (!exactOrPrefix && [...word].length >= TYPO_MIN_CHARS) {
       // A typo in the first two letters: the word is listed under a variant key the query shares.
-      const shards = [home, ...((await Promise.all(variantKeys(word).map((key) => this.file(shardUrl(key))))) as SearchShard[])];
-      const elsewhere = new Set<string>();
-      for (const shard of shards) {
-        for (const [indexed, postings] of Object.entries(shard.w)) {
-          if (!found.has(indexed) && matchWord(word, indexed) === MATCH.typo) found.set(indexed, { quality: MATCH.typo, postings });
-        }
-        for (const indexed of shard.v ?? []) if (!found.has(indexed) && matchWord(word, indexed) === MATCH.typo) elsewhere.add(indexed);
-      }
       await Promise.all(
-        [...elsewhere].map(async (indexed) => {
-          const own = (await this.file(shardUrl(homeKey(indexed)))) as SearchShard;
-          const postings = own.w[indexed];
-          if (postings) found.set(indexed, { quality: MATCH.typo, postings });
+        shardSets.map(async (shardUrl, set) => {
+          const shards = [homes[set]!, ...((await Promise.all(variantKeys(word).map((key) => this.file(shardUrl(key))))) as SearchShard[])];
+          const elsewhere = new Set<string>();
+          for (const shard of shards) {
+            for (const [indexed, postings] of Object.entries(shard.w)) {
+              if (!has(indexed, set) && matchWord(word, indexed) === MATCH.typo) add(indexed, MATCH.typo, set, postings);
+            }
+            for (const indexed of shard.v ?? []) if (!has(indexed, set) && matchWord(word, indexed) === MATCH.typo) elsewhere.add(indexed);
+          }
+          await Promise.all(
+            [...elsewhere].map(async (indexed) => {
+              const own = (await this.file(shardUrl(homeKey(indexed)))) as SearchShard;
+              const postings = own.w[indexed];
+              if (postings) add(indexed, MATCH.typo, set, postings);
+            }),
+          );
         }),
       );
     }
-    for (const { quality, postings } of found.values()) {
-      postings.forEach((list, field) => {
-        if (list === null) {
-          if (field === 0) match.checkTitles = true;
-          return;
-        }
-        const value = score(field, quality);
-        for (const ordinal of ungap(list)) if ((match.scores.get(ordinal) ?? -1) < value) match.scores.set(ordinal, value);
-      });
+    for (const { quality, postings: sets } of found.values()) {
+      for (const postings of sets.values()) {
+        postings.forEach((list, field) => {
+          if (list === null) {
+            if (field === 0) match.checkTitles = true;
+            return;
+          }
+          const value = score(field, quality);
+          for (const ordinal of ungap(list)) {
+            if (!dead.has(ordinal) && (match.scores.get(ordinal) ?? -1) < value) match.scores.set(ordinal, value);
+          }
+        });
+      }
     }
     return match;
   }
@@ -254,6 +288,7 @@ function rank(listed: WordMatch[], all: WordMatch[]): number[] {
 
 /** The record as a hit when every word matches it, with its score. */
 function check(run: Run, ordinal: number, record: SearchRecord): Hit | undefined {
+  if (run.dead.has(ordinal)) return undefined;
   const [title, slug, category, subcategory] = record;
   let titleWords: string[] | undefined;
   let total = 0;

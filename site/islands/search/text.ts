@@ -112,23 +112,39 @@ export function bucketOf(key: string, buckets: number): number {
  *   for the chunks k*s … k*s+s-1 of segment k.
  * Every folder is named by the hash of what it holds, so its files never change
  * under a cached manifest. Ordinals count from the oldest article, so new
- * articles add to the last segment and leave the others' files as they were:
- * a rebuild rewrites the shards and a few record chunks, not the whole index.
+ * articles add to the last segment and leave the others' files as they were.
+ *
+ * Version 4 (issue 13) splits the words LSM-style: a base (id, b), rebuilt
+ * only now and then, and a small delta (d) for the articles added or changed
+ * since, whose ordinals follow the base's; t lists the base ordinals of
+ * articles changed or removed since the base, which a query ignores. A
+ * nightly rebuild rewrites the delta's shards and the last record segment,
+ * not the base's thousands of shard files.
  */
 export interface SearchManifest {
-  v: 3;
-  /** Content hash of the word shards; they live under search/{id}/w/. */
+  v: 4;
+  /** Content hash of the base's word shards; they live under search/{id}/w/. */
   id: string;
+  /** The base's word shard files. */
+  b: number;
+  /** The delta's word shards (search/{d.id}/w/, d.b files), when articles were added or changed since the base. */
+  d?: SearchShardSet;
+  /** Tombstones: base ordinals no longer in the site (changed or removed), ascending, the first absolute, then gaps. */
+  t?: number[];
   /** Record chunks per segment. */
   s: number;
   /** Content hash of each segment of record chunks: its folder. */
   r: string[];
-  /** Articles indexed. */
+  /** Ordinals in use: the base's articles, then the delta's (tombstoned ones included). */
   n: number;
-  /** Word shard files. */
-  b: number;
   /** Records per chunk file. */
   c: number;
+}
+
+/** A set of word shard files: search/{id}/w/0.json … {b-1}.json. */
+export interface SearchShardSet {
+  id: string;
+  b: number;
 }
 
 /** The fields a word is found in, best first: it ranks title over topics over description. */
