@@ -4,14 +4,15 @@
  * (tests running the TypeScript sources) or one thread is asked for, pages
  * are rendered on the calling thread with the same code.
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink, type OutputSink } from './fileSink.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
+import { defaultThreads, takeStartedWorker, workerScript } from './renderWorkers.ts';
+import type { WorkerMessage } from './renderWorker.ts';
+
+export { defaultThreads };
 
 const BATCH = 32;
 const IN_FLIGHT_PER_WORKER = 2;
@@ -21,15 +22,6 @@ export interface RenderPool {
   /** Waits for every page to be written, then stops the workers. */
   finish(): Promise<void>;
   readonly threads: number;
-}
-
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(8, os.availableParallelism()));
-}
-
-function workerScript(): string | undefined {
-  const script = fileURLToPath(new URL('./render-worker.js', import.meta.url));
-  return existsSync(script) ? script : undefined;
 }
 
 export interface PoolOptions {
@@ -82,7 +74,9 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
     resume?.();
   };
   const spawn = (): Slot => {
-    const slot: Slot = { worker: new Worker(script, { workerData: { setup, outDir } }), inFlight: 0 };
+    // A worker started ahead (renderWorkers.ts) has loaded its modules by now; either way it gets the setup first.
+    const slot: Slot = { worker: takeStartedWorker() ?? new Worker(script), inFlight: 0 };
+    slot.worker.postMessage({ setup, outDir } satisfies WorkerMessage);
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
       if (message.error) failure ??= deserializeError(message.error);
@@ -112,7 +106,7 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
     if (slots.length === sizes.threads || asked > sizes.growAfter) await waitForRoom(IN_FLIGHT_PER_WORKER);
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
-    slot.worker.postMessage(batch);
+    slot.worker.postMessage(batch satisfies WorkerMessage);
     batch = [];
   };
 
