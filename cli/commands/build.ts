@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { createReporter } from '../report.ts';
 import { FeltError } from '../../shared/errors.ts';
-import { defaultThreads, startRenderWorkers, stopStartedWorkers } from '../../site/build/renderWorkers.ts';
+import { defaultThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
   content: string;
@@ -42,7 +42,7 @@ Examples:
       const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
       // they load their modules on the other cores while this thread loads the build's and the content.
-      if (!flags.incremental || !existsSync(path.resolve(flags.out))) startRenderWorkers(flags.threads ?? defaultThreads());
+      if (!flags.incremental || !existsSync(path.resolve(flags.out))) startRenderWorkers(workerCount(flags.threads ?? defaultThreads()));
       try {
         // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
         const { buildSite } = await import('../../site/build/build.ts');

@@ -17,6 +17,11 @@ export function defaultThreads(): number {
   return Math.max(1, Math.min(8, os.availableParallelism()));
 }
 
+/** Workers for `threads` rendering threads: the calling thread renders too (renderPool.ts). */
+export function workerCount(threads: number): number {
+  return Math.max(0, threads - 1);
+}
+
 /**
  * The compiled worker (lib/render-worker.js, scripts/compile.mjs), or none
  * when running the TypeScript sources (tests): pages are then rendered on the
@@ -43,11 +48,11 @@ const started: Started[] = [];
 /**
  * Starts `count` render workers now, for the build's pool to take
  * (takeStartedWorker). They do not keep the process alive while they wait.
- * Without a compiled worker, or for one thread (rendered inline), nothing starts.
+ * Without a compiled worker, or for none, nothing starts.
  */
 export function startRenderWorkers(count: number): void {
   const script = workerScript();
-  if (!script || count <= 1) return;
+  if (!script || count < 1) return;
   for (let i = 0; i < count; i++) {
     const entry: Started = { worker: new Worker(script), gone: false };
     entry.worker.unref();
