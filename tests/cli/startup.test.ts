@@ -1,8 +1,9 @@
 /**
  * Issue 13: a command loads only what it needs. The compiled CLI (lib/, run
  * `npm run compile` first) is started with a module hook that notes every
- * package it imports: `felt --version` needs commander alone, and `felt build`
- * none of the servers', the watcher's or the storage and provider clients'.
+ * package it imports: `felt --version` needs commander alone, `felt build`
+ * none of the servers', the watcher's or the storage and provider clients',
+ * and sharp only when it draws a picture.
  * At 1,000 articles a build is over in about two seconds, so a start that
  * loaded every command's packages (half a second) was a quarter of it.
  */
@@ -66,5 +67,17 @@ describe('what a command loads', () => {
     expect(loaded).toEqual(expect.arrayContaining(['commander', 'react', 'react-dom']));
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<!doctype html>');
     expect(loaded.filter((name) => NOT_FOR_BUILDING.includes(name))).toEqual([]);
+    // The share cards were drawn: sharp (libvips) was loaded for them.
+    expect(loaded).toContain('sharp');
+  });
+
+  it('a build whose pictures are all in the image cache never loads sharp', async () => {
+    const content = await fixtureCopy();
+    const root = path.dirname(content);
+    await packagesLoaded(['build', '--content', content, '--out', path.join(root, 'first'), '--no-incremental']);
+    const again = await packagesLoaded(['build', '--content', content, '--out', path.join(root, 'second'), '--no-incremental']);
+    expect(await readFile(path.join(root, 'second', 'images', 'site-card.jpg'))).toEqual(await readFile(path.join(root, 'first', 'images', 'site-card.jpg')));
+    expect(again).toContain('react');
+    expect(again).not.toContain('sharp');
   });
 });
