@@ -39,13 +39,17 @@ Examples:
   $ felt build --out /tmp/site --json   for scripts`,
     )
     .action(async (flags: BuildFlags) => {
-      const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
       // they load their modules on the other cores while this thread loads the build's and the content.
       if (!flags.incremental || !existsSync(path.resolve(flags.out))) startRenderWorkers(workerCount(flags.threads ?? defaultThreads()));
+      // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
+      // The progress display's delay starts after: loading is not the build's waiting.
+      const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {
+        await stopStartedWorkers();
+        throw error;
+      });
+      const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       try {
-        // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
-        const { buildSite } = await import('../../site/build/build.ts');
         const result = await buildSite({
           contentDir: path.resolve(flags.content),
           outDir: path.resolve(flags.out),
