@@ -99,7 +99,7 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
  * What every raster's key holds besides its subject, hashed once. The layout names which files a key's cache entry
  * holds (a card alone; a provider picture's widths, formats and card), so an entry made for other files is never read.
  */
-const LAYOUT = 'cards shared by subcategory: card.jpg alone';
+const LAYOUT = 'shared cards: a card key holds card.jpg alone; a provided picture its widths, formats and card.jpg';
 const KEY_BASE = digest(JSON.stringify([ART_VERSION, ENCODING, LAYOUT]));
 const CARD = 'card.jpg';
 
