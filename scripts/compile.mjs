@@ -1,7 +1,10 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // lib/ with esbuild. Dependencies stay external: they are loaded from
 // node_modules at run time. The render worker is its own entry, loaded by
-// site/build/renderPool.ts from next to the CLI bundle.
+// site/build/renderWorkers.ts from next to the CLI bundle. Each command's
+// modules are imported when it runs (cli/commands/*): `felt build` never
+// loads the servers' or the storage clients' code, `felt --help` loads
+// commander alone.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +15,7 @@ await build({
   entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts' },
   outdir: 'lib',
   bundle: true,
-  // Chunks let the pipeline commands load their clients (GCS, OpenAI) only when run.
+  // Chunks let each command load its modules (the site's, the servers', GCS and OpenAI clients) only when run.
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',

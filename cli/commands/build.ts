@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import { buildSite } from '../../site/build/build.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { createReporter } from '../report.ts';
 import { FeltError } from '../../shared/errors.ts';
+import { defaultThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
   content: string;
@@ -38,6 +39,15 @@ Examples:
   $ felt build --out /tmp/site --json   for scripts`,
     )
     .action(async (flags: BuildFlags) => {
+      // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
+      // they load their modules on the other cores while this thread loads the build's and the content.
+      if (!flags.incremental || !existsSync(path.resolve(flags.out))) startRenderWorkers(workerCount(flags.threads ?? defaultThreads()));
+      // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
+      // The progress display's delay starts after: loading is not the build's waiting.
+      const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {
+        await stopStartedWorkers();
+        throw error;
+      });
       const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       try {
         const result = await buildSite({
@@ -58,6 +68,7 @@ Examples:
           );
       } finally {
         progress.finish();
+        await stopStartedWorkers();
       }
     });
 }

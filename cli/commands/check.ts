@@ -7,11 +7,10 @@ import type { Command } from 'commander';
 import path from 'node:path';
 import { FeltError, formatProblem, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES } from '../../shared/types.ts';
-import { checkContent, type CheckReport } from '../../site/content/check.ts';
+import type { CheckReport } from '../../site/content/check.ts';
 import { displayPath, LOCALES_DIR } from '../../shared/paths.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
 import { loadingContent } from '../../site/build/stages.ts';
-import { loadLocaleRules } from '../generate/rules.ts';
 import { addExamples, colorEnabled, paint } from '../help.ts';
 import { redactSecrets } from '../secrets.ts';
 
@@ -45,6 +44,8 @@ export function registerCheck(program: Command): void {
 
 /** The content and UI checks, plus the generation rules in locales/generation/ that `felt generate` reads. */
 export async function checkAll(contentDir: string): Promise<CheckReport> {
+  // Loaded when checking, not with the CLI: the content schemas and parsers are the site's.
+  const [{ checkContent }, { loadLocaleRules }] = await Promise.all([import('../../site/content/check.ts'), import('../generate/rules.ts')]);
   const report = await duringStage(loadingContent(contentDir), () => checkContent({ contentDir }));
   const rules: Problem[] = [];
   for (const locale of CONTENT_LOCALES) {

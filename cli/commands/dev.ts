@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import path from 'node:path';
-import { RESTART_CODE, startDev } from '../../site/dev/devServer.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { addExamples } from '../help.ts';
 import { parsePort } from './serve.ts';
@@ -39,6 +38,8 @@ export function registerDev(program: Command): void {
 }
 
 async function runChild(flags: DevFlags): Promise<void> {
+  // Loaded when run, not with the CLI: the dev server brings the whole build and a file watcher.
+  const { startDev } = await import('../../site/dev/devServer.ts');
   const dev = await startDev({
     contentDir: path.resolve(flags.content),
     outDir: path.resolve(flags.out),
@@ -55,6 +56,7 @@ async function runChild(flags: DevFlags): Promise<void> {
 }
 
 async function supervise(): Promise<void> {
+  const { RESTART_CODE } = await import('../../site/dev/devServer.ts');
   const args = [...process.argv.slice(1), '--child'];
   for (;;) {
     const code = await new Promise<number>((resolve) => {

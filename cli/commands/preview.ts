@@ -3,9 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
-import { startServer } from '../../site/serve/server.ts';
 import { addExamples } from '../help.ts';
-import { preview } from '../preview.ts';
 import { addCommonFlags, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 import { parsePort } from './serve.ts';
 
@@ -33,6 +31,8 @@ export function registerPreview(program: Command): void {
       .option('--no-pull', 'use content.dev/ as it is, without mirroring the dev bucket first'),
   ).action(async (flags: Flags) => {
     const reporter = reporterFor(flags);
+    // Loaded when run, not with the CLI: a preview brings the build, the storage clients and the server.
+    const [{ preview }, { startServer }] = await Promise.all([import('../preview.ts'), import('../../site/serve/server.ts')]);
     const result = await preview({
       contentDir: flags.content,
       outDir: flags.out && path.resolve(flags.out),

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import path from 'node:path';
-import { createProxyRoute, readProxyAllowlist } from '../../site/serve/proxy.ts';
-import { startServer } from '../../site/serve/server.ts';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -29,6 +27,11 @@ Examples:
     )
     .action(async (flags: { dist: string; dir?: string; port: number; content: string }) => {
       const dir = flags.dir ?? flags.dist;
+      // Loaded when serving, not with the CLI: a build never pays for the server's modules.
+      const [{ createProxyRoute, readProxyAllowlist }, { startServer }] = await Promise.all([
+        import('../../site/serve/proxy.ts'),
+        import('../../site/serve/server.ts'),
+      ]);
       const allow = await readProxyAllowlist(path.resolve(flags.content));
       const running = await startServer({ root: path.resolve(dir), port: flags.port, extraRoutes: createProxyRoute({ allow }) });
       console.log(`Serving ${dir} at ${running.url}/  (Ctrl+C to stop)`);

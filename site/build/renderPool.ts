@@ -1,17 +1,21 @@
 /**
  * Renders pages on every core: page specs go in batches to worker threads,
- * which render and write them. Where the compiled worker is not available
+ * which render and write them, and the calling thread renders a batch itself
+ * whenever every worker has work queued (it has React and markdown-it loaded
+ * already, and would otherwise wait): `threads` counts it, so on two cores
+ * one worker starts, not two. Where the compiled worker is not available
  * (tests running the TypeScript sources) or one thread is asked for, pages
  * are rendered on the calling thread with the same code.
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink, type OutputSink } from './fileSink.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
+import { defaultThreads, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
+import type { WorkerMessage } from './renderWorker.ts';
+
+export { defaultThreads };
 
 const BATCH = 32;
 const IN_FLIGHT_PER_WORKER = 2;
@@ -20,25 +24,18 @@ export interface RenderPool {
   render(spec: PageSpec): Promise<void>;
   /** Waits for every page to be written, then stops the workers. */
   finish(): Promise<void>;
+  /** Threads rendering: the workers, and this one beside them. */
   readonly threads: number;
 }
 
-export function defaultThreads(): number {
-  return Math.max(1, Math.min(8, os.availableParallelism()));
-}
-
-function workerScript(): string | undefined {
-  const script = fileURLToPath(new URL('./render-worker.js', import.meta.url));
-  return existsSync(script) ? script : undefined;
-}
-
 export interface PoolOptions {
-  /** Most worker threads (default: one per core); 1 renders on the calling thread unless `startWith` says otherwise. */
+  /** Most threads rendering, this one included (default: one per core); 1 renders on this thread unless `startWith` says otherwise. */
   threads?: number;
   /**
    * Start with this many workers and add the others only once `growAfter`
    * pages have been asked for: a rebuild that changes a few pages of a big
    * site renders them on one worker while the main thread works out the rest.
+   * Until then this thread renders nothing itself.
    */
   startWith?: number;
   growAfter?: number;
@@ -52,9 +49,10 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   const outDir = output.dir;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
-  const startWith = Math.min(threads, options.startWith ?? threads);
   if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir));
-  return workerPool(script, setup, outDir, { threads: Math.max(1, threads), startWith: Math.max(1, startWith), growAfter: options.growAfter ?? 0 });
+  const workers = Math.max(1, workerCount(threads));
+  const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
+  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0 });
 }
 
 function inlinePool(setup: RenderSetup, sink: OutputSink): RenderPool {
@@ -73,7 +71,7 @@ interface Slot {
   inFlight: number;
 }
 
-function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: { threads: number; startWith: number; growAfter: number }): RenderPool {
+function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: { workers: number; startWith: number; growAfter: number }): RenderPool {
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -82,7 +80,9 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
     resume?.();
   };
   const spawn = (): Slot => {
-    const slot: Slot = { worker: new Worker(script, { workerData: { setup, outDir } }), inFlight: 0 };
+    // A worker started ahead (renderWorkers.ts) has loaded its modules by now; either way it gets the setup first.
+    const slot: Slot = { worker: takeStartedWorker() ?? new Worker(script), inFlight: 0 };
+    slot.worker.postMessage({ setup, outDir } satisfies WorkerMessage);
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
       if (message.error) failure ??= deserializeError(message.error);
@@ -97,6 +97,11 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
   const slots: Slot[] = Array.from({ length: sizes.startWith }, spawn);
   let asked = 0;
   let batch: PageSpec[] = [];
+  let here: { render: ReturnType<typeof createPageRenderer>; sink: FileSink } | undefined;
+  const renderHere = (pages: PageSpec[]) => {
+    here ??= { render: createPageRenderer(setup), sink: new FileSink(outDir) };
+    for (const spec of pages) for (const file of here.render(spec)) here.sink.write(file.path, file.content);
+  };
 
   const waitForRoom = async (limit: number) => {
     while (!failure && slots.every((s) => s.inFlight >= limit)) await new Promise<void>((resolve) => (wake = resolve));
@@ -105,20 +110,32 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
 
   const dispatch = async () => {
     if (batch.length === 0) return;
-    while (slots.length < sizes.threads && asked >= sizes.growAfter) slots.push(spawn());
+    while (slots.length < sizes.workers && asked >= sizes.growAfter) slots.push(spawn());
     // Until a pool has grown, what it is asked for (at most growAfter pages)
     // queues without waiting: the main thread keeps deciding what changed
     // while its first worker starts up.
-    if (slots.length === sizes.threads || asked > sizes.growAfter) await waitForRoom(IN_FLIGHT_PER_WORKER);
+    if (slots.length === sizes.workers || asked > sizes.growAfter) {
+      if (failure) throw failure;
+      if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER)) {
+        // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
+        // workers' messages are heard (the build's loop only awaits promises, which never let them in).
+        renderHere(batch);
+        batch = [];
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        return;
+      }
+      await waitForRoom(IN_FLIGHT_PER_WORKER);
+    }
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
-    slot.worker.postMessage(batch);
+    slot.worker.postMessage(batch satisfies WorkerMessage);
     batch = [];
   };
 
   return {
     get threads() {
-      return slots.length;
+      // Once grown, this thread renders beside the workers.
+      return slots.length === sizes.workers ? slots.length + 1 : slots.length;
     },
     async render(spec) {
       if (failure) throw failure;

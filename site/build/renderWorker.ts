@@ -1,8 +1,11 @@
 /**
- * A render worker: receives the RenderSetup once, then batches of page specs;
- * renders each and writes its files into the staging folder.
+ * A render worker: receives the RenderSetup and its output folder first,
+ * then batches of page specs; renders each and writes its files into the
+ * staging folder. It may start before the build has a setup
+ * (renderWorkers.ts): its modules load meanwhile, and the setup comes as
+ * the first message.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink } from './fileSink.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
@@ -10,14 +13,20 @@ import { serializeError } from './workerErrors.ts';
 import { writingSite } from './stages.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
 
-const { setup, outDir } = workerData as { setup: RenderSetup; outDir: string };
-const render = createPageRenderer(setup);
-const sink = new FileSink(outDir);
+/** What the pool sends: the setup once, then batches of pages. */
+export type WorkerMessage = { setup: RenderSetup; outDir: string } | PageSpec[];
 
-parentPort!.on('message', (batch: PageSpec[]) => {
+let job: { render: ReturnType<typeof createPageRenderer>; sink: FileSink; outDir: string } | undefined;
+
+parentPort!.on('message', (message: WorkerMessage) => {
+  if (!Array.isArray(message)) {
+    job = { render: createPageRenderer(message.setup), sink: new FileSink(message.outDir), outDir: message.outDir };
+    return;
+  }
+  const { render, sink, outDir } = job!;
   try {
-    for (const spec of batch) for (const file of render(spec)) sink.write(file.path, file.content);
-    parentPort!.postMessage({ done: batch.length });
+    for (const spec of message) for (const file of render(spec)) sink.write(file.path, file.content);
+    parentPort!.postMessage({ done: message.length });
   } catch (error) {
     // A full disk is said here: past postMessage, the system error's code is gone.
     parentPort!.postMessage({ error: serializeError(environmentError(error, writingSite(outDir)) ?? error) });

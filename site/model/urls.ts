@@ -20,8 +20,10 @@ export const urls = {
   cover: (slug: string, width: number, format: string) => `/images/covers/${slug}-${width}.${format}`,
   /** A generated cover: the illustration itself, an SVG (it scales, so one file serves every width). */
   coverSvg: (slug: string) => `/images/covers/${slug}.svg`,
-  /** The 1200 × 630 share card (og:image) of an article. */
+  /** The 1200 × 630 share card (og:image) of an article with its own picture. */
   shareCard: (slug: string) => `/images/og/${slug}.jpg`,
+  /** A share card the drawn covers of a subcategory share, one of its variants (site/pictures/shareCards.ts). */
+  sharedCard: (categorySlug: string, subcategorySlug: string, variant: number) => `/images/cards/${categorySlug}/${subcategorySlug}-${variant}.jpg`,
   /** The share card of every page that is not an article. */
   siteCard: () => '/images/site-card.jpg',
   /** Archive page n of a listing (model/pagination.ts); 0 is the listing's front page. */

@@ -1,17 +1,20 @@
 /**
- * The build's picture stage: every article's cover files (a generated
- * cover's SVG and share card; a provider picture's rasters, site/pictures/
- * rasterise.ts) and the site's share card, written into the release.
+ * The build's picture stage, written into the release: every article's cover
+ * (a drawn SVG, coverArt.ts; or a provider picture's rasters, rasterise.ts)
+ * and the share cards (shareCards.ts): one per provider picture, one per
+ * (subcategory, variant) that some article shows, and the site's.
  *
- * Each cover has a key: a digest of what its bytes are made from (the art's
+ * Each raster has a key: a digest of what its bytes are made from (the art's
  * version and its subject, or the provider picture's digest; the encoders'
- * settings). Made once, a cover is kept under its key in the image cache
- * (`.felt-cache/images/`, beside articles.json), one file per cover, so a
- * build into a new folder, or a full rebuild (--no-incremental), of a site
- * whose covers were made before only copies them. The
- * key is also each file's version in the build manifest: an incremental
- * build neither makes nor copies the files of an unchanged cover, the
- * release keeps them (site/build/commit.ts links them from the current one).
+ * settings). Made once, it is kept under its key in the image cache
+ * (`.felt-cache/images/`, beside articles.json), so a build into a new
+ * folder, or a full rebuild (--no-incremental), of a site whose pictures were
+ * made before only copies them. An SVG is drawn again instead: that is
+ * cheaper than reading it. The key (an SVG's: its art version and where its
+ * article is filed) is also each file's version in the build manifest: an
+ * incremental build neither makes nor copies the files of an unchanged
+ * picture, the release keeps them (site/build/commit.ts links them from the
+ * current one).
  */
 import { availableParallelism } from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -24,6 +27,7 @@ import { urls } from '../model/urls.ts';
 import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
+import { articleShareCard, siteShareCard, type ShareCard } from './shareCards.ts';
 import { FeltError } from '../../shared/errors.ts';
 
 export interface CoverTarget {
@@ -31,7 +35,7 @@ export interface CoverTarget {
   previous?: Readonly<Record<string, string>>;
   /** Notes a file of this build and its version (this build's manifest). */
   record(file: string, version: string): void;
-  write(file: string, bytes: Uint8Array): void;
+  write(file: string, contents: string | Uint8Array): void;
 }
 
 export interface CoverOptions {
@@ -40,26 +44,27 @@ export interface CoverOptions {
 }
 
 export interface CoverCounts {
-  /** Covers rasterised by this build. */
+  /** Rasters (share cards, provider pictures' covers) made by this build. */
   made: number;
-  /** Covers taken from the image cache. */
+  /** Rasters taken from the image cache. */
   cached: number;
-  /** Covers the release already had. */
+  /** Rasters the release already had. */
   kept: number;
+  /** Articles' SVG covers written by this build (the others the release already had). */
+  drawn: number;
 }
 
-interface CoverJob {
+interface RasterJob {
   key: string;
-  /** Output file (relative to the site's root) for each name rasterise() makes. */
+  /** Output file (relative to the site's root) for each name the job makes. */
   outputs: Map<string, string>;
   make: () => Promise<CoverFile[]>;
 }
 
 export async function writeCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): Promise<CoverCounts> {
-  const counts: CoverCounts = { made: 0, cached: 0, kept: 0 };
-  const jobs = [...coverJobs(model)];
-  const todo: CoverJob[] = [];
-  for (const job of jobs) {
+  const counts: CoverCounts = { made: 0, cached: 0, kept: 0, drawn: 0 };
+  const todo: RasterJob[] = [];
+  for (const job of rasterJobs(model, target, counts)) {
     let kept = true;
     for (const file of job.outputs.values()) {
       target.record(file, job.key);
@@ -68,7 +73,7 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
     if (kept) counts.kept++;
     else todo.push(job);
   }
-  // Rasterising runs on libuv's threads: one cover per core at a time keeps them all busy.
+  // Rasterising runs on libuv's threads: one picture per core at a time keeps them all busy.
   const limit = pLimit(Math.max(1, availableParallelism()));
   await Promise.all(
     todo.map((job) =>
@@ -90,53 +95,57 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
   return counts;
 }
 
-/** Where an article is filed first: its cover's category and subcategory. */
-export function coverSubject(model: SiteModel, articleId: string, slug: string): CoverSubject {
-  const placement = model.index.placements.get(articleId)?.[0];
-  return { slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
-}
+/**
+ * What every raster's key holds besides its subject, hashed once. The layout names which files a key's cache entry
+ * holds (a card alone; a provider picture's widths, formats and card), so an entry made for other files is never read.
+ */
+const LAYOUT = 'shared cards: a card key holds card.jpg alone; a provided picture its widths, formats and card.jpg';
+const KEY_BASE = digest(JSON.stringify([ART_VERSION, ENCODING, LAYOUT]));
+const CARD = 'card.jpg';
 
 /**
- * What every key holds besides its subject, hashed once: a rebuild computes a key per article. The layout names
- * which files a cover has (a generated one: its SVG and card), so a cache entry made for other files is never read.
+ * Writes each drawn cover's SVG as it goes (drawing one costs less than reading it from a cache would), and yields
+ * the rasters the site needs: each provider picture's set, and each share card once, however many articles show it.
  */
-const LAYOUT = 'generated: svg + card.jpg';
-const KEY_BASE = digest(JSON.stringify([ART_VERSION, ENCODING, LAYOUT]));
-
-function* coverJobs(model: SiteModel): Generator<CoverJob> {
+function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts): Generator<RasterJob> {
+  const brand = model.content.settings.brand;
+  const cards = new Map<string, ShareCard>();
+  // An SVG's version is what it is drawn from besides its slug, which its file's name holds: one digest per subcategory.
+  const svgVersions = new Map<string, string>();
   for (const article of model.articles) {
     const provided = model.pictures.get(article.slug);
-    const subject = coverSubject(model, article.id, article.slug);
-    const outputs = new Map<string, string>();
     if (provided) {
+      const outputs = new Map<string, string>();
       for (const width of COVER_WIDTHS) for (const format of COVER_FORMATS) outputs.set(`${width}.${format}`, urls.cover(article.slug, width, format).slice(1));
-    } else outputs.set(SVG_NAME, urls.coverSvg(article.slug).slice(1));
-    outputs.set('card.jpg', urls.shareCard(article.slug).slice(1));
+      outputs.set(CARD, urls.shareCard(article.slug).slice(1));
+      yield { key: digest(`${KEY_BASE}${JSON.stringify({ provided: provided.digest })}`), outputs, make: () => rasteriseProvided(provided.file) };
+      continue;
+    }
+    const placement = model.index.placements.get(article.id)?.[0];
+    const subject: CoverSubject = { slug: article.slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
+    const where = `${subject.category ?? ''}/${subject.subcategory ?? ''}`;
+    let version = svgVersions.get(where);
+    if (version === undefined) svgVersions.set(where, (version = digest(`${ART_VERSION} svg ${where}`)));
+    const file = urls.coverSvg(article.slug).slice(1);
+    target.record(file, version);
+    if (target.previous?.[file] !== version) {
+      target.write(file, coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
+      counts.drawn++;
+    }
+    const card = articleShareCard(article.slug, placement, brand, false);
+    cards.set(card.path, card);
+  }
+  // The site's own card, for every page that is not an article (and an article filed nowhere).
+  const site = siteShareCard(brand);
+  cards.set(site.path, site);
+  for (const card of cards.values()) {
+    const subject = card.subject!;
     yield {
-      key: digest(`${KEY_BASE}${JSON.stringify(provided ? { provided: provided.digest } : subject)}`),
-      outputs,
-      make: () => (provided ? rasteriseProvided(provided.file) : generatedCover(subject)),
+      key: digest(`${KEY_BASE}${JSON.stringify(subject)}`),
+      outputs: new Map([[CARD, card.path.slice(1)]]),
+      make: async () => [await shareCard(coverSvg(subject, COVER_WIDTH, COVER_HEIGHT))],
     };
   }
-  // The site's own card: the brand's colours and motif, for every page that is not an article.
-  const site: CoverSubject = { slug: model.content.settings.brand };
-  yield {
-    key: digest(`${KEY_BASE}${JSON.stringify(site)}`),
-    outputs: new Map([['card.jpg', urls.siteCard().slice(1)]]),
-    make: async () => [await shareCard(coverSvg(site, COVER_WIDTH, COVER_HEIGHT))],
-  };
-}
-
-const SVG_NAME = 'cover.svg';
-
-/**
- * A generated cover: the SVG itself, served as the picture (about 0.03 ms to write, where rasterising it at three
- * widths in two formats cost about 0.1 s of CPU), and its share card, the one raster a crawler needs. The SVG is
- * our own markup (coverArt.ts: shapes and colours, no text, nothing from the article but a seed and two keys).
- */
-async function generatedCover(subject: CoverSubject): Promise<CoverFile[]> {
-  const svg = coverSvg(subject, COVER_WIDTH, COVER_HEIGHT);
-  return [{ name: SVG_NAME, bytes: Buffer.from(svg) }, await shareCard(svg)];
 }
 
 /** A provider's picture is the operator's file: one that is not an image stops the build with its name. */

@@ -7,9 +7,15 @@
  * SVG, so only its share card is drawn (shareCard): crawlers do not read SVG.
  *
  * The encoders' settings are part of the images' cache key (ENCODING), and
- * so is libvips' version: either changing changes the bytes.
+ * so is sharp's version (which pins the libvips it ships): either changing
+ * changes the bytes. sharp itself (libvips, 0.1 s of CPU to load) is loaded
+ * only when a picture is made: a build whose pictures are all in the image
+ * cache or the release never loads it.
  */
-import sharp, { type Sharp } from 'sharp';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Sharp } from 'sharp';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS, coverHeight, type CoverFormat } from './coverSizes.ts';
 
 // Effort is the encoders' time against size. AVIF's effort 1 is several times faster than its default 4 and
@@ -22,7 +28,27 @@ const ENCODERS: Record<CoverFormat, (image: Sharp) => Sharp> = {
 };
 
 /** What the cached bytes depend on besides the picture: change a setting above, and this changes. */
-export const ENCODING = JSON.stringify({ vips: sharp.versions.vips, widths: COVER_WIDTHS, ...SETTINGS });
+export const ENCODING = JSON.stringify({ sharp: sharpVersion(), widths: COVER_WIDTHS, ...SETTINGS });
+
+/** sharp's version, from its package.json (which the package does not export: found above its entry file). */
+function sharpVersion(): string {
+  let dir = path.dirname(createRequire(import.meta.url).resolve('sharp'));
+  for (;;) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'sharp' && manifest.version) return manifest.version;
+    } catch {
+      // No package.json at this level: look one up.
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+    dir = path.dirname(dir);
+  }
+}
+
+let loading: Promise<typeof import('sharp')> | undefined;
+async function loadSharp(): Promise<typeof import('sharp').default> {
+  return (await (loading ??= import('sharp'))).default;
+}
 
 export interface CoverFile {
   /** "400.avif", …, "card.jpg": the file's name within its cover. */
@@ -32,12 +58,14 @@ export interface CoverFile {
 
 /** The share card (og:image) of a generated cover: its SVG drawn at 1200 × 630, as a JPEG. */
 export async function shareCard(svg: string): Promise<CoverFile> {
+  const sharp = await loadSharp();
   const bytes = await sharp(Buffer.from(svg)).removeAlpha().jpeg(SETTINGS.card).toBuffer();
   return { name: 'card.jpg', bytes };
 }
 
 /** Every file of a provider picture's cover, in a fixed order. */
 export async function rasterise(raster: Uint8Array): Promise<CoverFile[]> {
+  const sharp = await loadSharp();
   const source = sharp(raster).rotate().resize(COVER_WIDTH, COVER_HEIGHT, { fit: 'cover' });
   // Decoded and cropped once: libvips would otherwise do it again for every output.
   const { data, info } = await source.removeAlpha().raw().toBuffer({ resolveWithObject: true });

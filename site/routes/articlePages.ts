@@ -22,6 +22,7 @@ import type { ArticleProps, PageSpec } from '../pages/types.ts';
 import { digest } from '../build/buildCache.ts';
 import { articleOwner, home, type Draft, type Owner } from './routeParts.ts';
 import { absoluteUrl, localeSiteUrl } from '../render/seo.ts';
+import { articleShareCard } from '../pictures/shareCards.ts';
 
 export interface ArticleEntry {
   readonly path: string;
@@ -151,6 +152,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const coverAlt = t('article.coverAlt', { title: article.title });
+  const card = articleShareCard(article.slug, placement, settings.brand, model.pictures.has(article.slug)).path;
   const alternates = others.length
     ? siblings.map((s) => ({ hreflang: contentLangTag(s.locale), href: `${localeSiteUrl(settings, s.locale)}${urls.article(s.slug)}` }))
     : [];
@@ -165,7 +167,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       published: article.date,
       modified: article.updated,
       author: author.name,
-      image: { path: urls.shareCard(article.slug), alt: coverAlt },
+      image: { path: card, alt: coverAlt },
       structuredData: [
         {
           type: 'article',
@@ -180,7 +182,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
             section: placement ? plainName(pick(placement.category.title)) : undefined,
             keywords: tags,
             words: article.words,
-            image: urls.shareCard(article.slug),
+            image: card,
           },
         },
         { type: 'breadcrumbs', trail },

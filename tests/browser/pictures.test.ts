@@ -3,7 +3,8 @@
  * the first cards' covers show (the generated SVG, served by `felt serve` as
  * image/svg+xml), their boxes are reserved so nothing moves when they arrive
  * (no layout shift), and covers below the fold are not fetched until the
- * reader scrolls to them.
+ * reader scrolls to them. The og:image a crawler follows is a shared card
+ * (issue 13), served as a JPEG.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,5 +126,21 @@ describe.each([375, 1280])('covers at %i px', (width) => {
       expect(await page.locator('main .card:not(:has(.card-cover))').count(), path).toBe(0);
       await page.close();
     }
+  });
+});
+
+describe('share cards', () => {
+  it("serves the article's og:image, its subcategory's shared card, as a 1200 × 630 JPEG", async () => {
+    const page = await site.browser.context.newPage();
+    await page.goto(site.url + ARTICLE);
+    const card = new URL((await page.locator('meta[property="og:image"]').getAttribute('content'))!).pathname;
+    expect(card).toMatch(/^\/images\/cards\/[a-z0-9-]+\/[a-z0-9-]+-\d+\.jpg$/);
+    expect(await page.locator('meta[name="twitter:image"]').getAttribute('content')).toContain(card);
+    const response = await page.goto(site.url + card);
+    expect(response!.status()).toBe(200);
+    expect(response!.headers()['content-type']).toBe('image/jpeg');
+    const size = await page.locator('img').evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
+    expect(size).toEqual([1200, 630]);
+    await page.close();
   });
 });

@@ -2,7 +2,8 @@
  * Issue 18 item 7: every article has a cover, drawn for it at build time and
  * served as that SVG (or the model provider's picture, served in AVIF and
  * WebP at three widths), with its box reserved, and a 1200 × 630 JPEG share
- * card as og:image.
+ * card as og:image: the card its subcategory's articles share (issue 13:
+ * one raster per article cost 7 ms of CPU each), or its picture's own.
  * Builds of the fixture site, read as a visitor's browser and a crawler
  * would: the HTML's tags and the image files they name.
  */
@@ -13,6 +14,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { FIXTURE_SITE, fixtureCopy, tempDir } from './helpers.ts';
+import { writeCorpus } from '../../bench/corpus.mjs';
+import { CARD_VARIANTS } from '../../site/pictures/shareCards.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const WIDTHS = [320, 640, 960];
@@ -113,21 +116,27 @@ describe('covers of the fixture site', () => {
     for (const card of related) expect(card.img).toMatchObject({ loading: 'lazy', alt: '' });
   });
 
-  it('gives each article its own 1200 × 630 JPEG share card as og:image and twitter:image, with its size and alt', async () => {
+  it("gives each article its subcategory's 1200 × 630 JPEG share card as og:image and twitter:image, with its size and alt", async () => {
     const html = await read('articles/first-steps/index.html');
-    expect(metaContent(html, 'og:image')).toBe('https://fixture.example/images/og/first-steps.jpg');
-    expect(metaContent(html, 'twitter:image')).toBe('https://fixture.example/images/og/first-steps.jpg');
+    const image = metaContent(html, 'og:image')!;
+    // first-steps is filed under bettingStrategies / fundamentalBettingStrategies: one of that subcategory's cards.
+    expect(image).toMatch(/^https:\/\/fixture\.example\/images\/cards\/betting-strategies\/fundamental-betting-strategies-\d+\.jpg$/);
+    expect(metaContent(html, 'twitter:image')).toBe(image);
     expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
     expect(metaContent(html, 'og:image:width')).toBe('1200');
     expect(metaContent(html, 'og:image:height')).toBe('630');
     expect(metaContent(html, 'og:image:alt')).toBe('Illustration for “First Steps in Betting”');
-    const card = await sharp(path.join(out, 'images/og/first-steps.jpg')).metadata();
+    // The JSON-LD names the same picture.
+    expect(html).toContain(`"image":"${image}"`);
+    const card = await sharp(path.join(out, new URL(image).pathname)).metadata();
     expect({ format: card.format, width: card.width, height: card.height }).toEqual({ format: 'jpeg', width: 1200, height: 630 });
     // Pages that are not articles share the site's card, never the 72 px logo.
     const home = await read('index.html');
     expect(metaContent(home, 'og:image')).toBe('https://fixture.example/images/site-card.jpg');
     const site = await sharp(path.join(out, 'images/site-card.jpg')).metadata();
     expect({ width: site.width, height: site.height }).toEqual({ width: 1200, height: 630 });
+    // No card of an article's own: those are for provider pictures.
+    await expect(readdir(path.join(out, 'images/og'))).rejects.toThrow(/ENOENT/);
   });
 
   it('draws a different cover for each article', async () => {
@@ -148,56 +157,61 @@ describe('making covers', () => {
     await buildSite({ contentDir: await fixtureCopy(), outDir: second, now: NOW, incremental: false });
     const one = await imageFiles(first);
     const two = await imageFiles(second);
-    // Each article's SVG and share card, and the site's card.
-    expect(one.size).toBe(5 * 2 + 1);
+    // Each article's SVG, the cards they show, and the site's card.
+    const names = [...one.keys()];
+    expect(names.filter((name) => name.startsWith('images/covers/'))).toHaveLength(5);
+    expect(names.filter((name) => name.startsWith('images/cards/')).length).toBeGreaterThan(0);
+    expect(names.filter((name) => !/^images\/(covers|cards)\//.test(name))).toEqual(['images/site-card.jpg']);
     expect([...two.keys()]).toEqual([...one.keys()]);
     for (const [file, bytes] of one) expect(two.get(file)!.equals(bytes), file).toBe(true);
   });
 
-  it('makes a cover once: a new output folder takes it from the image cache, a rebuild keeps the released file', async () => {
+  it('makes a card once: a new output folder takes it from the image cache, a rebuild keeps the released files', async () => {
     const content = await fixtureCopy();
     const cacheDir = path.join(path.dirname(content), '.felt-cache', 'images');
     const out = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const cards = [...(await imageFiles(out)).keys()].filter((name) => name.endsWith('.jpg'));
     const cached = (await readdir(cacheDir, { recursive: true })).filter((f) => f.endsWith('.bin'));
-    expect(cached).toHaveLength(6);
+    // One cache entry a card (the site's among them); the SVGs are drawn again, which costs less than reading them.
+    expect(cached).toHaveLength(cards.length);
 
-    // A rebuild in place neither makes nor copies an unchanged cover: the release keeps the same file.
-    const before = await stat(path.join(out, 'images/covers/first-steps.svg'));
+    // A rebuild in place neither makes nor copies an unchanged cover or card: the release keeps the same files.
+    const before = await Promise.all(['images/covers/first-steps.svg', ...cards].map((f) => stat(path.join(out, f))));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
-    expect((await stat(path.join(out, 'images/covers/first-steps.svg'))).ino).toBe(before.ino);
+    const after = await Promise.all(['images/covers/first-steps.svg', ...cards].map((f) => stat(path.join(out, f))));
+    expect(after.map((s) => s.ino)).toEqual(before.map((s) => s.ino));
 
-    // Poison the cache: each cover's files hold another cover's bytes. A build into a new folder serves
+    // Poison the cache: each card's entry holds a 2 × 2 JPEG. A build into a new folder serves
     // what the cache holds, so it read the cache instead of drawing again.
-    const table = await readFile(path.join(out, 'images/covers/table-talk.svg'));
+    const poison = await sharp({ create: { width: 2, height: 2, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .jpeg()
+      .toBuffer();
     for (const file of cached) {
       const full = path.join(cacheDir, file);
       const data = await readFile(full);
-      const headerLength = data.readUInt32BE(0);
-      const header = JSON.parse(data.subarray(4, 4 + headerLength).toString()) as { name: string; size: number }[];
-      const parts = header.map((h) => (h.name === 'cover.svg' ? table : Buffer.alloc(h.size)));
-      const newHeader = Buffer.from(JSON.stringify(header.map((h, i) => ({ name: h.name, size: parts[i]!.length }))));
+      const header = JSON.parse(data.subarray(4, 4 + data.readUInt32BE(0)).toString()) as { name: string; size: number }[];
+      expect(header.map((h) => h.name)).toEqual(['card.jpg']);
+      const newHeader = Buffer.from(JSON.stringify([{ name: 'card.jpg', size: poison.length }]));
       const length = Buffer.alloc(4);
       length.writeUInt32BE(newHeader.length);
-      await writeFile(full, Buffer.concat([length, newHeader, ...parts]));
+      await writeFile(full, Buffer.concat([length, newHeader, poison]));
     }
     const fresh = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: fresh, now: NOW });
-    expect((await readFile(path.join(fresh, 'images/covers/first-steps.svg'))).equals(table)).toBe(true);
+    for (const card of cards) expect((await readFile(path.join(fresh, card))).equals(poison), card).toBe(true);
 
     // A cache file cut short is drawn again, not served.
     for (const file of cached) {
       const full = path.join(cacheDir, file);
-      await writeFile(full, (await readFile(full)).subarray(0, 100));
+      await writeFile(full, (await readFile(full)).subarray(0, 30));
     }
     const again = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: again, now: NOW });
-    const meta = await sharp(path.join(again, 'images/covers/first-steps.svg')).metadata();
-    expect(meta.width).toBe(1200);
-    expect((await readFile(path.join(again, 'images/covers/first-steps.svg'))).equals(table)).toBe(false);
+    for (const card of cards) expect((await sharp(path.join(again, card)).metadata()).width, card).toBe(1200);
   });
 
-  it("draws the cover again when the article moves to another category, and only that article's", async () => {
+  it("draws the cover again when the article moves to another category, and only that article's; its card is that subcategory's", async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: out, now: NOW });
@@ -207,7 +221,37 @@ describe('making covers', () => {
     await buildSite({ contentDir: content, outDir: out, now: NOW });
     const after = await imageFiles(out);
     const changed = [...after].filter(([name, bytes]) => !before.get(name)?.equals(bytes)).map(([name]) => name);
-    expect(changed.sort()).toEqual(['images/covers/first-steps.svg', 'images/og/first-steps.jpg']);
+    const card = new URL(metaContent(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8'), 'og:image')!).pathname.slice(1);
+    // Filed under pokerGuides now (its subcategory unknown there: "other").
+    expect(card).toMatch(/^images\/cards\/ultimate-poker-guides-strategies\/other-poker-guides-\d+\.jpg$/);
+    // The SVG, and the card only if no article showed it before.
+    expect(changed.filter((name) => name !== card)).toEqual(['images/covers/first-steps.svg']);
+    expect(after.has(card)).toBe(true);
+  });
+});
+
+describe('share cards at any number of articles', () => {
+  it('makes at most (subcategories × variants + 1) card files, whatever the number of articles', async () => {
+    const content = path.join(await tempDir(), 'content');
+    const articles = await writeCorpus(content, 400);
+    const categories = JSON.parse(await readFile(path.join(content, 'categories.json'), 'utf8')) as Record<string, { children: object }>;
+    const subcategories = Object.values(categories).reduce((n, c) => n + Object.keys(c.children).length, 0);
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW, incremental: false });
+
+    const files = [...(await imageFiles(out)).keys()];
+    const jpegs = files.filter((name) => name.endsWith('.jpg'));
+    expect(files.filter((name) => name.endsWith('.svg'))).toHaveLength(articles.length);
+    expect(jpegs.length).toBeLessThanOrEqual(subcategories * CARD_VARIANTS + 1);
+    // Far fewer cards than articles, and every article's og:image names one of them.
+    expect(jpegs.length).toBeLessThan(articles.length / 2);
+    const shown = new Set<string>();
+    for (const { slug } of articles) {
+      const image = metaContent(await readFile(path.join(out, `articles/${slug}/index.html`), 'utf8'), 'og:image')!;
+      shown.add(new URL(image).pathname.slice(1));
+    }
+    shown.add('images/site-card.jpg');
+    expect(new Set(jpegs)).toEqual(shown);
   });
 });
 
@@ -231,6 +275,9 @@ describe("the model provider's pictures", () => {
     expect(Math.abs(r - 200) + Math.abs(g - 20) + Math.abs(b - 30)).toBeLessThan(30);
     const card = await sharp(path.join(out, 'images/og/first-steps.jpg')).metadata();
     expect({ width: card.width, height: card.height }).toEqual({ width: 1200, height: 630 });
+    // Its share card is its own, made from the picture.
+    const page = await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8');
+    expect(metaContent(page, 'og:image')).toBe('https://fixture.example/images/og/first-steps.jpg');
     // A picture of the subject is not decorative: it gets the article's alt text, in the page's language.
     const html = await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8');
     const cover = pictures(html).find((p) => p.className === 'article-cover')!;

@@ -1,0 +1,83 @@
+/**
+ * Issue 13: a command loads only what it needs. The compiled CLI (lib/, run
+ * `npm run compile` first) is started with a module hook that notes every
+ * package it imports: `felt --version` needs commander alone, `felt build`
+ * none of the servers', the watcher's or the storage and provider clients',
+ * and sharp only when it draws a picture.
+ * At 1,000 articles a build is over in about two seconds, so a start that
+ * loaded every command's packages (half a second) was a quarter of it.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+
+const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
+const run = promisify(execFile);
+
+/** The packages (bare specifiers, by package name) the compiled CLI imports when run with `args`. */
+async function packagesLoaded(args: string[]): Promise<string[]> {
+  const dir = await tempDir();
+  const log = path.join(dir, 'packages.log');
+  await writeFile(log, '');
+  // The hooks run on their own thread: each bare specifier resolved is appended to the log.
+  await writeFile(
+    path.join(dir, 'hooks.mjs'),
+    `import { appendFileSync } from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  if (!/^(node:|[./]|file:|data:)/.test(specifier)) appendFileSync(log, specifier + '\\n');
+  return next(specifier, context);
+}`,
+  );
+  await writeFile(
+    path.join(dir, 'register.mjs'),
+    `import { register } from 'node:module';
+register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });`,
+  );
+  await run(process.execPath, ['--import', pathToFileURL(path.join(dir, 'register.mjs')).href, FELT, ...args], { cwd: dir });
+  const names = (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
+  return [...new Set(names)].sort();
+}
+
+const NOT_FOR_BUILDING = ['@google-cloud/storage', 'openai', 'chokidar', 'negotiator', 'fresh', 'mime-types', 'franc-min'];
+
+describe('what a command loads', () => {
+  it('felt --version loads commander alone', async () => {
+    expect(await packagesLoaded(['--version'])).toEqual(['commander']);
+  });
+
+  it("felt build loads the site's packages, and no server, watcher or storage or provider client", async () => {
+    const content = await fixtureCopy();
+    const out = path.join(path.dirname(content), 'dist');
+    const loaded = await packagesLoaded(['build', '--content', content, '--out', out, '--no-incremental']);
+    // It did build: React rendered the pages.
+    expect(loaded).toEqual(expect.arrayContaining(['commander', 'react', 'react-dom']));
+    expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<!doctype html>');
+    expect(loaded.filter((name) => NOT_FOR_BUILDING.includes(name))).toEqual([]);
+    // The share cards were drawn: sharp (libvips) was loaded for them.
+    expect(loaded).toContain('sharp');
+  });
+
+  it('a build whose pictures are all in the image cache never loads sharp', async () => {
+    const content = await fixtureCopy();
+    const root = path.dirname(content);
+    await packagesLoaded(['build', '--content', content, '--out', path.join(root, 'first'), '--no-incremental']);
+    const again = await packagesLoaded(['build', '--content', content, '--out', path.join(root, 'second'), '--no-incremental']);
+    expect(await readFile(path.join(root, 'second', 'images', 'site-card.jpg'))).toEqual(await readFile(path.join(root, 'first', 'images', 'site-card.jpg')));
+    expect(again).toContain('react');
+    expect(again).not.toContain('sharp');
+  });
+});
