@@ -6,13 +6,16 @@
 //   npm run bench:night                         10,000 articles (minutes)
 //   npm run bench:night -- --sizes 10000,100000 both sizes (100,000 takes long)
 //   npm run bench:night -- --new 500            500 new articles per locale a night (a batch night)
+//   npm run bench:night -- --no-fresh           cold and warm nights only (the fresh runner's night is skipped)
+//   npm run bench:night -- --keep --work DIR    keep DIR and the buckets after each night (bench/night/bench.ts saveBuckets)
+//   npm run bench:night -- --resume --work DIR  go on from a kept run with today's code: an upgrade night, then the warm night
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, new: { type: 'string', default: '20' }, json: { type: 'boolean' } },
+  options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, new: { type: 'string', default: '20' }, json: { type: 'boolean' }, 'no-fresh': { type: 'boolean' }, keep: { type: 'boolean' }, resume: { type: 'boolean' } },
 });
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
-  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work, newPerLocale: Number(values.new) });
+  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work, newPerLocale: Number(values.new), fresh: !values['no-fresh'], keep: values.keep, resume: values.resume });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

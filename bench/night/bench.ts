@@ -20,7 +20,9 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
@@ -132,7 +134,7 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     const hosting = step.startsWith('deploy') ? gcs.buckets.get(site(step.slice(7))) : undefined;
     const before = new Map([...(hosting ?? new Map<string, { data: Buffer }>())].map(([name, o]) => [name, o.data]));
     gcs.resetLog();
-    process.stdout.write(`  ${night} ${step}…`);
+    process.stdout.write(`  ${new Date().toISOString().slice(11, 19)} ${night} ${step}…`);
     const { seconds, peakMB } = await felt(args, dir, env);
     process.stdout.write(` ${seconds.toFixed(1)} s\n`);
     let unchangedMoved = 0;
@@ -174,26 +176,52 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
   };
 }
 
-async function benchSize(articles: number, work: string): Promise<NightFigures[]> {
+interface SizeOptions {
+  withFresh: boolean;
+  /** Keep the work folder and, after each night, the buckets (`--keep`): a later `--resume` goes on from there. */
+  keep: boolean;
+  /** Go on from a kept run: its cold night's figures, its buckets and its runner (`--resume`). */
+  resume: boolean;
+}
+
+/** What a kept run leaves beside its buckets (state.json): enough for `--resume` to go on with the next night. */
+interface KeptState {
+  articles: number;
+  night: number;
+  nights: NightFigures[];
+}
+
+async function benchSize(articles: number, work: string, options: SizeOptions): Promise<NightFigures[]> {
   const gcs = await startFakeGcs();
+  const kept = path.join(work, String(articles), 'kept');
   try {
     const corpus: Corpus = {
       categories: JSON.parse(await readFile(path.join(ROOT, 'content', 'categories.json'), 'utf8')) as Corpus['categories'],
       authors: JSON.parse(await readFile(path.join(ROOT, 'content', 'authors.json'), 'utf8')) as Corpus['authors'],
     };
-    console.log(`\n== ${articles.toLocaleString('en')} articles: filling the production bucket…`);
-    const rand = random(42);
-    for (const [i, locale] of LOCALES.entries()) {
-      const count = Math.floor(articles / 3) + (i < articles % 3 ? 1 : 0);
-      for (let n = 0; n < count; n++) {
-        const slug = `article-${String(n).padStart(6, '0')}`;
-        const body = article(corpus, locale, slug, n, day(n % 2500), rand);
-        gcs.put(PROD, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
-        gcs.put(DEV, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
-      }
-    }
-    for (const locale of LOCALES) gcs.buckets.set(site(locale), new Map());
     let night = 0;
+    let earlier: NightFigures[] = [];
+    if (options.resume) {
+      const state = JSON.parse(await readFile(path.join(kept, 'state.json'), 'utf8')) as KeptState;
+      console.log(`\n== ${articles.toLocaleString('en')} articles: going on from the run kept in ${kept} (after night ${state.night})…`);
+      await loadBuckets(gcs, kept);
+      night = state.night;
+      earlier = state.nights;
+    } else {
+      console.log(`\n== ${articles.toLocaleString('en')} articles: filling the production bucket…`);
+      const rand = random(42);
+      for (const [i, locale] of LOCALES.entries()) {
+        const count = Math.floor(articles / 3) + (i < articles % 3 ? 1 : 0);
+        for (let n = 0; n < count; n++) {
+          const slug = `article-${String(n).padStart(6, '0')}`;
+          const body = article(corpus, locale, slug, n, day(n % 2500), rand);
+          gcs.put(PROD, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
+          gcs.put(DEV, `articles/${locale}/${slug}.md`, body, { contentType: 'text/markdown; charset=utf-8' });
+        }
+      }
+      for (const locale of LOCALES) gcs.buckets.set(site(locale), new Map());
+    }
+    const rand = random(42 + night);
     /** Tonight's articles in the dev bucket: 20 a locale, dated after everything else. */
     const arrive = (): Set<string> => {
       night++;
@@ -210,9 +238,26 @@ async function benchSize(articles: number, work: string): Promise<NightFigures[]
       return names;
     };
     const runner = path.join(work, String(articles), 'runner');
+    const keep = async (nights: NightFigures[]) => {
+      if (!options.keep) return;
+      await saveBuckets(gcs, kept);
+      await writeFile(path.join(kept, 'state.json'), JSON.stringify({ articles, night, nights } satisfies KeptState));
+    };
+    if (options.resume) {
+      // The build's caches are keyed by felt's code (site/build/codeVersion.ts): the first night after the code
+      // changed is an upgrade night (cold builds), as on a runner after a felt update; the next one is the warm night.
+      const upgrade = await runNight('warm', articles, runner, gcs, arrive());
+      console.log(`  (upgrade night, not the measure: ${upgrade.totalSeconds.toFixed(1)} s)`);
+      const warm = await runNight('warm', articles, runner, gcs, arrive());
+      await keep([earlier[0]!, warm]);
+      return [earlier[0]!, warm];
+    }
     await workspace(runner);
     const cold = await runNight('cold', articles, runner, gcs, arrive());
+    await keep([cold]);
     const warm = await runNight('warm', articles, runner, gcs, arrive());
+    await keep([cold, warm]);
+    if (!options.withFresh) return [cold, warm];
     const fresh = path.join(work, String(articles), 'fresh-runner');
     await workspace(fresh);
     const fromSnapshot = await runNight('fresh', articles, fresh, gcs, arrive());
@@ -222,24 +267,73 @@ async function benchSize(articles: number, work: string): Promise<NightFigures[]
   }
 }
 
+/**
+ * The fake server's buckets to files, one per bucket: each object a frame of
+ * [header length (4 bytes)][header JSON][data], the header keeping the
+ * generation, so the publish record and preconditions still hold after a resume.
+ */
+async function saveBuckets(gcs: FakeGcs, folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (const [bucket, objects] of gcs.buckets) {
+    const out = createWriteStream(path.join(folder, `${bucket}.bucket`));
+    for (const [name, object] of objects) {
+      const { data, ...rest } = object;
+      const header = Buffer.from(JSON.stringify({ name, ...rest, size: data.length }));
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(header.length);
+      out.write(length);
+      out.write(header);
+      if (!out.write(data)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'close');
+  }
+  await writeFile(path.join(folder, 'websites.json'), JSON.stringify([...gcs.websites]));
+}
+
+async function loadBuckets(gcs: FakeGcs, folder: string): Promise<void> {
+  let newest = 0;
+  for (const file of (await readdir(folder)).filter((f) => f.endsWith('.bucket'))) {
+    const bytes = await readFile(path.join(folder, file));
+    const objects = new Map<string, StoredObjectOf>();
+    for (let at = 0; at < bytes.length; ) {
+      const headerLength = bytes.readUInt32BE(at);
+      const { name, size, ...rest } = JSON.parse(bytes.subarray(at + 4, at + 4 + headerLength).toString('utf8')) as { name: string; size: number; generation: number };
+      const start = at + 4 + headerLength;
+      objects.set(name, { ...(rest as unknown as Omit<StoredObjectOf, "data">), data: Buffer.from(bytes.subarray(start, start + size)) });
+      newest = Math.max(newest, rest.generation);
+      at = start + size;
+    }
+    gcs.buckets.set(file.slice(0, -'.bucket'.length), objects);
+  }
+  for (const [bucket, pages] of JSON.parse(await readFile(path.join(folder, 'websites.json'), 'utf8')) as [string, { mainPageSuffix?: string }][])
+    gcs.websites.set(bucket, pages);
+  // The server's generation clock starts where the kept run's started: move it past the newest kept generation,
+  // so a write never gets a generation an object already had.
+  for (let clock = gcs.buckets.get(PROD)!.values().next().value!.generation; clock <= newest; clock++) gcs.put('felt-bench-clock', 'tick', '');
+  gcs.buckets.delete('felt-bench-clock');
+}
+
+type StoredObjectOf = FakeGcs['buckets'] extends Map<string, Map<string, infer O>> ? O : never;
+
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
 export function printNights(nights: NightFigures[]): void {
-  const [cold, warm, fresh] = nights as [NightFigures, NightFigures, NightFigures];
+  const [cold, warm, fresh] = nights as [NightFigures, NightFigures, NightFigures | undefined];
   console.log(`\n### ${cold.articles.toLocaleString('en')} articles (three locales), ${NEW_PER_LOCALE} new per locale each night\n`);
   console.log(
-    '| step | cold s | warm s | fresh+snapshot s | warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |',
+    `| step | cold s | warm s |${fresh ? ' fresh+snapshot s |' : ''} warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |`,
   );
-  console.log('|---|---:|---:|---:|---|---:|---:|');
+  console.log(`|---|---:|---:|${fresh ? '---:|' : ''}---|---:|---:|`);
   warm.steps.forEach((w, i) => {
     const c = cold.steps[i]!;
-    const f = fresh.steps[i]!;
+    const f = fresh ? ` ${fresh.steps[i]!.seconds.toFixed(1)} |` : '';
     console.log(
-      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} | ${f.seconds.toFixed(1)} | ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
+      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} |${f} ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
     );
   });
   console.log(
-    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** | **${fresh.totalSeconds.toFixed(1)}** | | | ${Math.round(warm.peakMB)} |`,
+    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** |${fresh ? ` **${fresh.totalSeconds.toFixed(1)}** |` : ''} | | ${Math.round(warm.peakMB)} |`,
   );
   const sum = (n: NightFigures, k: 'getBody' | 'put' | 'bytesIn' | 'bytesOut') => n.steps.reduce((s, x) => s + x[k], 0);
   console.log('\n| night | GET bodies | PUTs | MB to the server / from it | unchanged bodies moved | peak MB |');
@@ -255,18 +349,26 @@ export function printNights(nights: NightFigures[]): void {
   );
 }
 
-export async function runNightBench(options: { sizes: number[]; work?: string; newPerLocale?: number }): Promise<NightFigures[][]> {
+export async function runNightBench(options: {
+  sizes: number[];
+  work?: string;
+  newPerLocale?: number;
+  fresh?: boolean;
+  keep?: boolean;
+  resume?: boolean;
+}): Promise<NightFigures[][]> {
   NEW_PER_LOCALE = options.newPerLocale ?? NEW_PER_LOCALE;
   const work = options.work ?? path.join(os.tmpdir(), 'felt-bench-night');
+  const keep = Boolean(options.keep || options.resume);
   const results: NightFigures[][] = [];
   try {
     for (const size of options.sizes) {
-      const nights = await benchSize(size, work);
+      const nights = await benchSize(size, work, { withFresh: (options.fresh ?? true) && !options.resume, keep, resume: Boolean(options.resume) });
       printNights(nights);
       results.push(nights);
     }
   } finally {
-    await rm(work, { recursive: true, force: true });
+    if (!keep) await rm(work, { recursive: true, force: true });
   }
   return results;
 }
