@@ -13,9 +13,24 @@ import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, new: { type: 'string', default: '20' }, json: { type: 'boolean' }, 'no-fresh': { type: 'boolean' }, keep: { type: 'boolean' }, resume: { type: 'boolean' } },
+  options: {
+    sizes: { type: 'string', default: '10000' },
+    work: { type: 'string' },
+    new: { type: 'string', default: '20' },
+    json: { type: 'boolean' },
+    'no-fresh': { type: 'boolean' },
+    keep: { type: 'boolean' },
+    resume: { type: 'boolean' },
+  },
 });
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
-  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work, newPerLocale: Number(values.new), fresh: !values['no-fresh'], keep: values.keep, resume: values.resume });
+  const results = await runNightBench({
+    sizes: values.sizes.split(',').map(Number),
+    work: values.work,
+    newPerLocale: Number(values.new),
+    fresh: !values['no-fresh'],
+    keep: values.keep,
+    resume: values.resume,
+  });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

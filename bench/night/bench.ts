@@ -296,11 +296,15 @@ async function loadBuckets(gcs: FakeGcs, folder: string): Promise<void> {
   for (const file of (await readdir(folder)).filter((f) => f.endsWith('.bucket'))) {
     const bytes = await readFile(path.join(folder, file));
     const objects = new Map<string, StoredObjectOf>();
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const headerLength = bytes.readUInt32BE(at);
-      const { name, size, ...rest } = JSON.parse(bytes.subarray(at + 4, at + 4 + headerLength).toString('utf8')) as { name: string; size: number; generation: number };
+      const { name, size, ...rest } = JSON.parse(bytes.subarray(at + 4, at + 4 + headerLength).toString('utf8')) as {
+        name: string;
+        size: number;
+        generation: number;
+      };
       const start = at + 4 + headerLength;
-      objects.set(name, { ...(rest as unknown as Omit<StoredObjectOf, "data">), data: Buffer.from(bytes.subarray(start, start + size)) });
+      objects.set(name, { ...(rest as unknown as Omit<StoredObjectOf, 'data'>), data: Buffer.from(bytes.subarray(start, start + size)) });
       newest = Math.max(newest, rest.generation);
       at = start + size;
     }
