@@ -9,6 +9,9 @@
 //   npm run bench:night -- --no-fresh           cold and warm nights only (the fresh runner's night is skipped)
 //   npm run bench:night -- --keep --work DIR    keep DIR and the buckets after each night (bench/night/bench.ts saveBuckets)
 //   npm run bench:night -- --resume --work DIR  go on from a kept run with today's code: an upgrade night, then the warm night
+//   npm run bench:night -- --resume --serve --work DIR   only serve a kept run's buckets (prints the environment), to run a step by hand
+//   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds with another felt (a resumed run: the one whose build caches the kept runner has)
+//   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
@@ -21,6 +24,9 @@ const { values } = parseArgs({
     'no-fresh': { type: 'boolean' },
     keep: { type: 'boolean' },
     resume: { type: 'boolean' },
+    serve: { type: 'boolean' },
+    'build-felt': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
@@ -31,6 +37,9 @@ await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
     fresh: !values['no-fresh'],
     keep: values.keep,
     resume: values.resume,
+    serve: values.serve,
+    buildFelt: values['build-felt'],
+    profile: values.profile,
   });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

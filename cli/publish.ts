@@ -34,7 +34,7 @@ import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
-import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
+import { readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
 import { isPng, pictureSlugOf } from './generate/images.ts';
 
 export interface PublishOptions {
@@ -92,7 +92,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const storage = openStorage(project, options.storage);
   const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
   const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
-  const { plan, invalid, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options, project);
+  const { plan, invalid, checked, adopt, productionOnly, record } = await makePublishPlan(dev, prod, locales, options, project);
   const byState = (state: PublishState) => plan.filter((i) => i.state === state);
   const conflicts = byState('conflict').map((i) => ({ name: i.name, reason: `conflict: ${i.reason}; kept as production has it (--force overrides)` }));
   const skipped = [...invalid, ...conflicts].sort((a, b) => a.name.localeCompare(b.name));
@@ -157,7 +157,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
     }
   } finally {
     progress.done();
-    await updatePublishRecord(prod, recorded);
+    await updatePublishRecord(prod, recorded, record);
   }
   result.copied.sort();
   result.deleted.sort();
@@ -204,6 +204,8 @@ interface Plan {
   adopt: Map<string, RecordEntry>;
   /** Production articles in scope that dev does not have and that are not deleted. */
   productionOnly: number;
+  /** The publish record as the plan read it (absent when production does not exist yet). */
+  record: PublishRecord | undefined;
 }
 
 async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly ContentLocale[], options: PublishOptions, project: Project): Promise<Plan> {
@@ -212,9 +214,10 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       hint: 'generate articles first (felt generate), or check --storage',
     });
   const prodExists = await prod.exists();
-  const record = prodExists ? (await readPublishRecord(prod)).objects : undefined;
+  const read = prodExists ? await readPublishRecord(prod) : undefined;
+  const record = read?.objects;
   const { slugs, force } = options;
-  const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0 };
+  const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0, record: read };
   const found = new Set<string>();
   const limit = pLimit(8);
   for (const locale of locales) {

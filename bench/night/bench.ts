@@ -30,6 +30,13 @@ import { startFakeGcs, type FakeGcs } from '../../tests/helpers/fakeGcs.ts';
 import { random } from '../corpus.mjs';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
+/**
+ * `--build-felt PATH`: the felt whose `felt build` the nights run (default this one). A resumed run can build
+ * with the felt that made the kept nights, whose build caches (keyed by felt's code) are then still valid.
+ */
+let BUILD_FELT = FELT;
+/** `--profile DIR`: each warm step runs under node --cpu-prof, its profile written to DIR/{step}. */
+let PROFILE_DIR: string | undefined;
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
 /** New articles per locale each night: 20 by default; `--new 500` measures a batch night's publish, pull, build and deploy. */
 let NEW_PER_LOCALE = 20;
@@ -97,9 +104,11 @@ function article(corpus: Corpus, locale: string, slug: string, index: number, da
 const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86400000).toISOString().slice(0, 10);
 
 /** Runs felt under /usr/bin/time: wall seconds and peak resident memory. */
-function felt(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMB: number }> {
+function felt(args: string[], cwd: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<{ seconds: number; peakMB: number }> {
+  const bin = args[0] === 'build' ? BUILD_FELT : FELT;
+  const node = profileDir ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', process.execPath, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', ...node, bin, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => {
@@ -135,7 +144,8 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     const before = new Map([...(hosting ?? new Map<string, { data: Buffer }>())].map(([name, o]) => [name, o.data]));
     gcs.resetLog();
     process.stdout.write(`  ${new Date().toISOString().slice(11, 19)} ${night} ${step}…`);
-    const { seconds, peakMB } = await felt(args, dir, env);
+    const profile = PROFILE_DIR && night === 'warm' ? path.join(PROFILE_DIR, step.replace(' ', '-')) : undefined;
+    const { seconds, peakMB } = await felt(args, dir, env, profile);
     process.stdout.write(` ${seconds.toFixed(1)} s\n`);
     let unchangedMoved = 0;
     if (step === 'pull')
@@ -182,6 +192,8 @@ interface SizeOptions {
   keep: boolean;
   /** Go on from a kept run: its cold night's figures, its buckets and its runner (`--resume`). */
   resume: boolean;
+  /** With resume: only serve the kept buckets on the loopback server, for running steps by hand (`--serve`). */
+  serve?: boolean;
 }
 
 /** What a kept run leaves beside its buckets (state.json): enough for `--resume` to go on with the next night. */
@@ -207,6 +219,13 @@ async function benchSize(articles: number, work: string, options: SizeOptions): 
       await loadBuckets(gcs, kept);
       night = state.night;
       earlier = state.nights;
+      if (options.serve) {
+        // For profiling one step by hand (node --cpu-prof bin/felt.js …) against the kept buckets: runs until killed.
+        console.log(
+          `STORAGE_EMULATOR_HOST=${gcs.url} GOOGLE_CLOUD_PROJECT=felt-bench NODE_ENV=production; runner: ${path.join(work, String(articles), 'runner')}`,
+        );
+        await new Promise(() => {});
+      }
     } else {
       console.log(`\n== ${articles.toLocaleString('en')} articles: filling the production bucket…`);
       const rand = random(42);
@@ -246,8 +265,11 @@ async function benchSize(articles: number, work: string, options: SizeOptions): 
     if (options.resume) {
       // The build's caches are keyed by felt's code (site/build/codeVersion.ts): the first night after the code
       // changed is an upgrade night (cold builds), as on a runner after a felt update; the next one is the warm night.
-      const upgrade = await runNight('warm', articles, runner, gcs, arrive());
-      console.log(`  (upgrade night, not the measure: ${upgrade.totalSeconds.toFixed(1)} s)`);
+      // With --build-felt naming the felt that built the kept nights, its caches are valid and no upgrade night is needed.
+      if (BUILD_FELT === FELT) {
+        const upgrade = await runNight('warm', articles, runner, gcs, arrive());
+        console.log(`  (upgrade night, not the measure: ${upgrade.totalSeconds.toFixed(1)} s)`);
+      }
       const warm = await runNight('warm', articles, runner, gcs, arrive());
       await keep([earlier[0]!, warm]);
       return [earlier[0]!, warm];
@@ -360,14 +382,24 @@ export async function runNightBench(options: {
   fresh?: boolean;
   keep?: boolean;
   resume?: boolean;
+  serve?: boolean;
+  buildFelt?: string;
+  profile?: string;
 }): Promise<NightFigures[][]> {
   NEW_PER_LOCALE = options.newPerLocale ?? NEW_PER_LOCALE;
+  BUILD_FELT = options.buildFelt ? path.resolve(options.buildFelt) : FELT;
+  PROFILE_DIR = options.profile && path.resolve(options.profile);
   const work = options.work ?? path.join(os.tmpdir(), 'felt-bench-night');
   const keep = Boolean(options.keep || options.resume);
   const results: NightFigures[][] = [];
   try {
     for (const size of options.sizes) {
-      const nights = await benchSize(size, work, { withFresh: (options.fresh ?? true) && !options.resume, keep, resume: Boolean(options.resume) });
+      const nights = await benchSize(size, work, {
+        withFresh: (options.fresh ?? true) && !options.resume,
+        keep,
+        resume: Boolean(options.resume),
+        serve: options.serve,
+      });
       printNights(nights);
       results.push(nights);
     }

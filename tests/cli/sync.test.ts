@@ -13,6 +13,7 @@ import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
 import { loadProject } from '../../cli/project.ts';
 import { publish } from '../../cli/publish.ts';
 import { pull } from '../../cli/pull.ts';
+import { readPublishRecord, updatePublishRecord } from '../../cli/publishRecord.ts';
 import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { createReporter } from '../../cli/report.ts';
 import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
@@ -422,4 +423,46 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
       expect(limited.streams.err()).toContain('gcloud storage buckets update gs://felt-site --web-main-page-suffix=index.html --web-error-page=404.html');
     },
   );
+});
+
+describe('publish record on the wire (gcs)', () => {
+  const choice = (): StorageChoice => ({ storage: 'gcs', apiEndpoint: gcs.url });
+  const put = (bucketName: string, slug: string, title: string) =>
+    gcs.put(bucketName, `articles/en_US/${slug}.md`, articleSource(slug, title, 'en_US'), { contentType: 'text/markdown; charset=utf-8' });
+  const recordReads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).endsWith('felt/publish-record.json')).length;
+  const recordOf = async () => (await readPublishRecord(openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test'))).objects;
+
+  it('downloads the record once: the copy the plan read is written back under its generation (12 MB at 100,000 articles)', async () => {
+    put('felt-test-dev', 'alpha', 'Alpha');
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    put('felt-test-dev', 'beta', 'Beta');
+    gcs.resetLog();
+    const result = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(result.copied).toEqual(['articles/en_US/beta.md']);
+    expect(recordReads()).toBe(1);
+    expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md']);
+  });
+
+  it('reads the record again when another publish wrote it after the plan, and keeps that publish’s entries', async () => {
+    put('felt-test-dev', 'alpha', 'Alpha');
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    put('felt-test-dev', 'beta', 'Beta');
+    gcs.resetLog();
+    const prod = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test');
+    const result = await publish({
+      contentDir: fixture.contentDir,
+      all: true,
+      storage: choice(),
+      reporter: quiet().reporter,
+      // Another publish records an object while this one waits for its confirmation.
+      confirm: async () => {
+        await updatePublishRecord(prod, new Map([['articles/en_US/other.md', { generation: '7', md5: 'x' }]]));
+        return true;
+      },
+    });
+    expect(result.copied).toEqual(['articles/en_US/beta.md']);
+    // The plan's read, and the one after the refused write (the other publish's test read is not this publish's).
+    expect(recordReads()).toBe(3);
+    expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md', 'articles/en_US/other.md']);
+  });
 });
