@@ -12,6 +12,7 @@
 //   npm run bench:night -- --resume --serve --work DIR   only serve a kept run's buckets (prints the environment), to run a step by hand
 //   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds with another felt (a resumed run: the one whose build caches the kept runner has)
 //   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
+//   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     serve: { type: 'boolean' },
     'build-felt': { type: 'string' },
     profile: { type: 'string' },
+    'content-only': { type: 'boolean' },
   },
 });
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
@@ -40,6 +42,7 @@ await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
     serve: values.serve,
     buildFelt: values['build-felt'],
     profile: values.profile,
+    contentOnly: values['content-only'],
   });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

@@ -169,8 +169,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
     dryRun: Boolean(options.dryRun),
   };
   const checksums = await LocalChecksums.forDist(options.contentDir, options.distDir);
-  const hashing = pLimit(16);
-  const sums = await Promise.all(files.map(({ name, file, stamp }) => hashing(() => checksums.md5Of(name, file, stamp))));
+  const sums = await checksums.md5sOf(files.map(({ name, file, stamp }) => ({ key: name, file, stamp })));
   result.hashedLocally = checksums.hashed;
   // Only a shortcut for the next deploy: a project folder that cannot be written to costs that deploy a full hash, nothing else.
   await checksums

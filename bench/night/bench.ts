@@ -35,6 +35,11 @@ const FELT = path.join(ROOT, 'bin', 'felt.js');
  * with the felt that made the kept nights, whose build caches (keyed by felt's code) are then still valid.
  */
 let BUILD_FELT = FELT;
+/**
+ * `--content-only`: publish → pull → check, without the builds and deploys: at 100,000 articles a locale's
+ * site is about 150,000 files and 3 GB, more disk and hours than a shared machine may have.
+ */
+let CONTENT_ONLY = false;
 /** `--profile DIR`: each warm step runs under node --cpu-prof, its profile written to DIR/{step}. */
 let PROFILE_DIR: string | undefined;
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
@@ -135,8 +140,12 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     ['publish', ['publish', '--all', '--yes', ...storage]],
     ['pull', ['pull', '--env', 'prod', '--delete', '--snapshot', ...storage]],
     ['check', ['check']],
-    ...LOCALES.map((l): [string, string[]] => [`build ${l}`, ['build', '--locale', l, '--out', `dist/${l}`]]),
-    ...LOCALES.map((l): [string, string[]] => [`deploy ${l}`, ['deploy', '--dist', `dist/${l}`, '--bucket', site(l), '--delete', ...storage]]),
+    ...(CONTENT_ONLY
+      ? []
+      : [
+          ...LOCALES.map((l): [string, string[]] => [`build ${l}`, ['build', '--locale', l, '--out', `dist/${l}`]]),
+          ...LOCALES.map((l): [string, string[]] => [`deploy ${l}`, ['deploy', '--dist', `dist/${l}`, '--bucket', site(l), '--delete', ...storage]]),
+        ]),
   ];
   const steps: StepFigures[] = [];
   for (const [step, args] of plan) {
@@ -266,7 +275,7 @@ async function benchSize(articles: number, work: string, options: SizeOptions): 
       // The build's caches are keyed by felt's code (site/build/codeVersion.ts): the first night after the code
       // changed is an upgrade night (cold builds), as on a runner after a felt update; the next one is the warm night.
       // With --build-felt naming the felt that built the kept nights, its caches are valid and no upgrade night is needed.
-      if (BUILD_FELT === FELT) {
+      if (BUILD_FELT === FELT && !CONTENT_ONLY) {
         const upgrade = await runNight('warm', articles, runner, gcs, arrive());
         console.log(`  (upgrade night, not the measure: ${upgrade.totalSeconds.toFixed(1)} s)`);
       }
@@ -385,7 +394,9 @@ export async function runNightBench(options: {
   serve?: boolean;
   buildFelt?: string;
   profile?: string;
+  contentOnly?: boolean;
 }): Promise<NightFigures[][]> {
+  CONTENT_ONLY = Boolean(options.contentOnly);
   NEW_PER_LOCALE = options.newPerLocale ?? NEW_PER_LOCALE;
   BUILD_FELT = options.buildFelt ? path.resolve(options.buildFelt) : FELT;
   PROFILE_DIR = options.profile && path.resolve(options.profile);
