@@ -186,7 +186,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
             const problems = articleObjectProblems(data, target, job.locale, project);
             if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
           }
-          await writeFileAtomic(target, data);
+          await writeFileAtomic(target, data, LocalChecksums.settle);
           await checksums.wrote(target, job.picture ? `images/${job.locale}` : job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
         } catch (error) {

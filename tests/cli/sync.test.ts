@@ -146,6 +146,22 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
   });
 
+  it('pull remembers the checksums of the files it writes at once: a pull right after it reads none of them', async () => {
+    const prod = await bucket('felt-test');
+    for (const slug of ['one', 'two', 'three']) await put(prod, slug, slug);
+    const first = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(first.download).toHaveLength(3);
+    const second = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(second.unchanged).toBe(3);
+    expect(second.hashedLocally).toBe(0);
+    // A later edit still shows: the pulled file is dated before the racy window, the edit now.
+    const file = path.join(fixture.contentDir, 'articles', 'en_US', 'one.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('one', 'eno'));
+    const third = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(third.download).toEqual(['articles/en_US/one.md']);
+    expect(await readFile(file, 'utf8')).not.toContain('eno');
+  });
+
   it('pull removes the temporary files a killed pull left, and none a live writer is using (issue 16)', async () => {
     const prod = await bucket('felt-test');
     await put(prod, 'one', 'One');
