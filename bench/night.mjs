@@ -13,6 +13,7 @@
 //   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds with another felt (a resumed run: the one whose build caches the kept runner has)
 //   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
 //   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
+//   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts)
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
@@ -29,8 +30,13 @@ const { values } = parseArgs({
     'build-felt': { type: 'string' },
     profile: { type: 'string' },
     'content-only': { type: 'boolean' },
+    'deploy-dist': { type: 'string' },
   },
 });
+if (values['deploy-dist']) {
+  await withTypeScript('bench/night/deployScale.ts', ({ runDeployScale }) => runDeployScale(values['deploy-dist']));
+  process.exit(0);
+}
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
   const results = await runNightBench({
     sizes: values.sizes.split(',').map(Number),
