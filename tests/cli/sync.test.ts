@@ -441,7 +441,7 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
   );
 });
 
-describe('publish record on the wire (gcs)', () => {
+describe('publish and pull on the wire (gcs)', () => {
   const choice = (): StorageChoice => ({ storage: 'gcs', apiEndpoint: gcs.url });
   const put = (bucketName: string, slug: string, title: string) =>
     gcs.put(bucketName, `articles/en_US/${slug}.md`, articleSource(slug, title, 'en_US'), { contentType: 'text/markdown; charset=utf-8' });
@@ -480,5 +480,40 @@ describe('publish record on the wire (gcs)', () => {
     // The plan's read, and the one after the refused write (the other publish's test read is not this publish's).
     expect(recordReads()).toBe(3);
     expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md', 'articles/en_US/other.md']);
+  });
+  /** How many listings (first pages) reach the server before the first is answered: it is held until `expected` have come, or 3 s. */
+  const listingsAtOnce = async (expected: number, work: () => Promise<unknown>): Promise<number> => {
+    let arrived = 0;
+    let atRelease = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(() => release(), 3000);
+    void released.then(() => (atRelease = arrived));
+    gcs.beforeAnswer = async (request) => {
+      if (request.method !== 'GET' || !request.path.endsWith('/o') || request.query.pageToken) return;
+      if (++arrived >= expected) release();
+      await released;
+    };
+    try {
+      await work();
+    } finally {
+      gcs.beforeAnswer = undefined;
+      clearTimeout(timer);
+    }
+    return atRelease;
+  };
+
+  it('asks for every listing at once, not one after the other (each page is a round trip to GCS)', async () => {
+    for (const locale of ['en_US', 'ru_RU', 'tr_TR']) {
+      gcs.put('felt-test-dev', `articles/${locale}/alpha.md`, articleSource('alpha', 'Alpha', locale), { contentType: 'text/markdown; charset=utf-8' });
+      gcs.put('felt-test', `articles/${locale}/beta.md`, articleSource('beta', 'Beta', locale), { contentType: 'text/markdown; charset=utf-8' });
+    }
+    // Articles and pictures of three locales, in dev and in production.
+    expect(
+      await listingsAtOnce(12, () => publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter })),
+    ).toBe(12);
+    // Articles and pictures of three locales.
+    expect(await listingsAtOnce(6, () => pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter }))).toBe(6);
+    expect((await readdir(path.join(fixture.contentDir, 'articles', 'tr_TR'))).sort()).toEqual(['alpha.md', 'beta.md']);
   });
 });
