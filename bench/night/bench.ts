@@ -52,6 +52,8 @@ const site = (locale: string) => `felt-night-site-${locale.toLowerCase().replace
 interface StepFigures {
   step: string;
   seconds: number;
+  /** felt's own CPU time (user + sys), which a loaded machine inflates far less than wall time; the loopback server's is not in it. */
+  cpuSeconds: number;
   peakMB: number;
   list: number;
   getBody: number;
@@ -71,6 +73,7 @@ export interface NightFigures {
   articles: number;
   steps: StepFigures[];
   totalSeconds: number;
+  totalCpuSeconds: number;
   peakMB: number;
   unchangedMoved: number;
 }
@@ -109,17 +112,17 @@ function article(corpus: Corpus, locale: string, slug: string, index: number, da
 const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86400000).toISOString().slice(0, 10);
 
 /** Runs felt under /usr/bin/time: wall seconds and peak resident memory. */
-function felt(args: string[], cwd: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<{ seconds: number; peakMB: number }> {
+function felt(args: string[], cwd: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<{ seconds: number; cpuSeconds: number; peakMB: number }> {
   const bin = args[0] === 'build' ? BUILD_FELT : FELT;
   const node = profileDir ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', ...node, bin, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M %U %S', ...node, bin, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => {
-      const m = /BENCH ([\d.]+) (\d+)/.exec(stderr);
+      const m = /BENCH ([\d.]+) (\d+) ([\d.]+) ([\d.]+)/.exec(stderr);
       if (!m || (code !== 0 && code !== 2)) return reject(new Error(`felt ${args.join(' ')} failed (${code}):\n${stderr.slice(-2000)}`));
-      resolve({ seconds: Number(m[1]), peakMB: Number(m[2]) / 1024 });
+      resolve({ seconds: Number(m[1]), cpuSeconds: Number(m[3]) + Number(m[4]), peakMB: Number(m[2]) / 1024 });
     });
   });
 }
@@ -154,7 +157,7 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     gcs.resetLog();
     process.stdout.write(`  ${new Date().toISOString().slice(11, 19)} ${night} ${step}…`);
     const profile = PROFILE_DIR && night === 'warm' ? path.join(PROFILE_DIR, step.replace(' ', '-')) : undefined;
-    const { seconds, peakMB } = await felt(args, dir, env, profile);
+    const { seconds, cpuSeconds, peakMB } = await felt(args, dir, env, profile);
     process.stdout.write(` ${seconds.toFixed(1)} s\n`);
     let unchangedMoved = 0;
     if (step === 'pull')
@@ -172,6 +175,7 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     steps.push({
       step,
       seconds,
+      cpuSeconds,
       peakMB,
       list: gcs.count('object.list'),
       getBody: gcs.count('object.download'),
@@ -190,6 +194,7 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     articles,
     steps,
     totalSeconds: steps.reduce((s, x) => s + x.seconds, 0),
+    totalCpuSeconds: steps.reduce((s, x) => s + x.cpuSeconds, 0),
     peakMB: Math.max(...steps.map((s) => s.peakMB)),
     unchangedMoved: steps.reduce((s, x) => s + x.unchangedMoved, 0),
   };
@@ -352,23 +357,25 @@ async function loadBuckets(gcs: FakeGcs, folder: string): Promise<void> {
 type StoredObjectOf = FakeGcs['buckets'] extends Map<string, Map<string, infer O>> ? O : never;
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+/** A night kept by a bench without CPU times (`--resume` of an older run) has none to show. */
+const cpu = (seconds: number | undefined) => (seconds === undefined ? '–' : seconds.toFixed(1));
 
 export function printNights(nights: NightFigures[]): void {
   const [cold, warm, fresh] = nights as [NightFigures, NightFigures, NightFigures | undefined];
   console.log(`\n### ${cold.articles.toLocaleString('en')} articles (three locales), ${NEW_PER_LOCALE} new per locale each night\n`);
   console.log(
-    `| step | cold s | warm s |${fresh ? ' fresh+snapshot s |' : ''} warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |`,
+    `| step | cold s | warm s |${fresh ? ' fresh+snapshot s |' : ''} cold / warm CPU s | warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |`,
   );
-  console.log(`|---|---:|---:|${fresh ? '---:|' : ''}---|---:|---:|`);
+  console.log(`|---|---:|---:|${fresh ? '---:|' : ''}---:|---|---:|---:|`);
   warm.steps.forEach((w, i) => {
     const c = cold.steps[i]!;
     const f = fresh ? ` ${fresh.steps[i]!.seconds.toFixed(1)} |` : '';
     console.log(
-      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} |${f} ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
+      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} |${f} ${cpu(c.cpuSeconds)} / ${cpu(w.cpuSeconds)} | ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
     );
   });
   console.log(
-    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** |${fresh ? ` **${fresh.totalSeconds.toFixed(1)}** |` : ''} | | ${Math.round(warm.peakMB)} |`,
+    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** |${fresh ? ` **${fresh.totalSeconds.toFixed(1)}** |` : ''} **${cpu(cold.totalCpuSeconds)} / ${cpu(warm.totalCpuSeconds)}** | | | ${Math.round(warm.peakMB)} |`,
   );
   const sum = (n: NightFigures, k: 'getBody' | 'put' | 'bytesIn' | 'bytesOut') => n.steps.reduce((s, x) => s + x[k], 0);
   console.log('\n| night | GET bodies | PUTs | MB to the server / from it | unchanged bodies moved | peak MB |');
@@ -378,9 +385,10 @@ export function printNights(nights: NightFigures[]): void {
       `| ${n.night} | ${sum(n, 'getBody')} | ${sum(n, 'put')} | ${mb(sum(n, 'bytesIn'))} / ${mb(sum(n, 'bytesOut'))} | ${n.unchangedMoved} | ${Math.round(n.peakMB)} |`,
     );
   const ratio = warm.totalSeconds / cold.totalSeconds;
+  const cpuRatio = warm.totalCpuSeconds / cold.totalCpuSeconds;
   const slowest = [...warm.steps].sort((a, b) => b.seconds - a.seconds)[0]!;
   console.log(
-    `\nwarm/cold = ${ratio.toFixed(3)} (target ≤ 0.1: ${ratio <= 0.1 ? 'met' : 'missed'}); warm ${warm.totalSeconds.toFixed(1)} s${cold.articles >= 100_000 ? ` (target ≤ 60 s: ${warm.totalSeconds <= 60 ? 'met' : 'missed'})` : ''}; unchanged bodies moved on the warm night: ${warm.unchangedMoved}; warm's slowest step: ${slowest.step} ${slowest.seconds.toFixed(1)} s`,
+    `\nwarm/cold = ${ratio.toFixed(3)} (target ≤ 0.1: ${ratio <= 0.1 ? 'met' : 'missed'}; felt's CPU time: ${Number.isNaN(cpuRatio) ? '–' : cpuRatio.toFixed(3)}); warm ${warm.totalSeconds.toFixed(1)} s${cold.articles >= 100_000 ? ` (target ≤ 60 s: ${warm.totalSeconds <= 60 ? 'met' : 'missed'})` : ''}; unchanged bodies moved on the warm night: ${warm.unchangedMoved}; warm's slowest step: ${slowest.step} ${slowest.seconds.toFixed(1)} s`,
   );
 }
 
