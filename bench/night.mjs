@@ -6,13 +6,49 @@
 //   npm run bench:night                         10,000 articles (minutes)
 //   npm run bench:night -- --sizes 10000,100000 both sizes (100,000 takes long)
 //   npm run bench:night -- --new 500            500 new articles per locale a night (a batch night)
+//   npm run bench:night -- --no-fresh           cold and warm nights only (the fresh runner's night is skipped)
+//   npm run bench:night -- --keep --work DIR    keep DIR and the buckets after each night (bench/night/bench.ts saveBuckets)
+//   npm run bench:night -- --resume --work DIR  go on from a kept run with today's code: an upgrade night, then the warm night
+//   npm run bench:night -- --resume --serve --work DIR   only serve a kept run's buckets (prints the environment), to run a step by hand
+//   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds with another felt (a resumed run: the one whose build caches the kept runner has)
+//   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
+//   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
+//   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts)
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '10000' }, work: { type: 'string' }, new: { type: 'string', default: '20' }, json: { type: 'boolean' } },
+  options: {
+    sizes: { type: 'string', default: '10000' },
+    work: { type: 'string' },
+    new: { type: 'string', default: '20' },
+    json: { type: 'boolean' },
+    'no-fresh': { type: 'boolean' },
+    keep: { type: 'boolean' },
+    resume: { type: 'boolean' },
+    serve: { type: 'boolean' },
+    'build-felt': { type: 'string' },
+    profile: { type: 'string' },
+    'content-only': { type: 'boolean' },
+    'deploy-dist': { type: 'string' },
+  },
 });
+if (values['deploy-dist']) {
+  await withTypeScript('bench/night/deployScale.ts', ({ runDeployScale }) => runDeployScale(values['deploy-dist']));
+  process.exit(0);
+}
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {
-  const results = await runNightBench({ sizes: values.sizes.split(',').map(Number), work: values.work, newPerLocale: Number(values.new) });
+  const results = await runNightBench({
+    sizes: values.sizes.split(',').map(Number),
+    work: values.work,
+    newPerLocale: Number(values.new),
+    fresh: !values['no-fresh'],
+    keep: values.keep,
+    resume: values.resume,
+    serve: values.serve,
+    buildFelt: values['build-felt'],
+    profile: values.profile,
+    contentOnly: values['content-only'],
+  });
   if (values.json) console.log(JSON.stringify(results, null, 2));
 });

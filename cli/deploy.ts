@@ -27,7 +27,8 @@
  * URL, 404.html for a missing one) when they differ: without them a missing
  * page answers with the bucket's XML error instead of the site's 404 page.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
@@ -143,7 +144,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
 async function deployRelease(options: DeployOptions, root: string): Promise<DeployResult> {
   const reporter = options.reporter ?? createReporter();
-  const files = await walk(root);
+  const files = walk(root);
   if (!files.length) throw new FeltError('DIST_MISSING', `${options.distDir} is missing or empty`, { hint: 'run felt build first' });
   const project = await loadProject(options.contentDir);
   const storage = openStorage(project, options.storage);
@@ -168,8 +169,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
     dryRun: Boolean(options.dryRun),
   };
   const checksums = await LocalChecksums.forDist(options.contentDir, options.distDir);
-  const hashing = pLimit(16);
-  const sums = await Promise.all(files.map(({ name, file, stamp }) => hashing(() => checksums.md5Of(name, file, stamp))));
+  const sums = await checksums.md5sOf(files.map(({ name, file, stamp }) => ({ key: name, file, stamp })));
   result.hashedLocally = checksums.hashed;
   // Only a shortcut for the next deploy: a project folder that cannot be written to costs that deploy a full hash, nothing else.
   await checksums
@@ -329,28 +329,32 @@ interface ReleaseFile {
   stamp: FileStamp;
 }
 
-/** Every file of a release, by object name, with the stat() the checksum cache compares. */
-async function walk(root: string): Promise<ReleaseFile[]> {
-  const paths: { name: string; file: string }[] = [];
-  const list = async (dir: string, prefix: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+/**
+ * Every file of a release, by object name, with the stat() the checksum cache compares. Synchronous on
+ * purpose: a release of 100,000 articles holds about 150,000 files, and one stat after another costs
+ * half of what as many promises through the thread pool did. Sorted by code unit, as GCS orders names
+ * (localeCompare took three times as long).
+ */
+function walk(root: string): ReleaseFile[] {
+  const found: ReleaseFile[] = [];
+  const list = (dir: string, prefix: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const entry of entries) {
       // Dot files (.felt/, the build's own bookkeeping) are not part of the site.
       if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
       const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) await list(file, `${prefix}${entry.name}/`);
-      else if (entry.isFile()) paths.push({ name: `${prefix}${entry.name}`, file });
+      if (entry.isDirectory()) list(file, `${prefix}${entry.name}/`);
+      else if (entry.isFile()) {
+        const { size, mtimeMs, ino } = statSync(file);
+        found.push({ name: `${prefix}${entry.name}`, file, stamp: { size, mtimeMs, ino } });
+      }
     }
   };
-  await list(root, '');
-  const limit = pLimit(32);
-  const found = await Promise.all(
-    paths.map(({ name, file }) =>
-      limit(async () => {
-        const { size, mtimeMs, ino } = await stat(file);
-        return { name, file, stamp: { size, mtimeMs, ino } };
-      }),
-    ),
-  );
-  return found.sort((a, b) => a.name.localeCompare(b.name));
+  list(root, '');
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

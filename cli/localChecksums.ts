@@ -17,7 +17,8 @@
  * missing or unreadable, it is rebuilt by hashing.
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile, readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
@@ -46,7 +47,7 @@ export class LocalChecksums {
 
   private constructor(
     private readonly file: string,
-    private readonly known: Entries,
+    private readonly previous: Entries,
   ) {}
 
   /** Pull's cache of a content folder lives beside it, in .felt-cache/ (where the build keeps its own). */
@@ -79,31 +80,76 @@ export class LocalChecksums {
   /** The MD5 (base64) of `file`, from the cache when its stamp matches, else read and hashed. */
   async md5Of(key: string, file: string, stamp?: FileStamp): Promise<string> {
     const info = stamp ?? (await stat(file));
-    const stamps = this.known[key] ?? [];
+    return this.cached(key, info) ?? this.hash(key, file, info);
+  }
+
+  /**
+   * The MD5s of many files at once, in order: those the cache answers without a promise each (at
+   * 150,000 files of a release, or 100,000 articles, the promises and the pool cost more than the
+   * lookups), the others read and hashed in parallel.
+   */
+  async md5sOf(files: readonly { key: string; file: string; stamp: FileStamp }[]): Promise<string[]> {
+    const sums: string[] = [];
+    const misses: number[] = [];
+    files.forEach(({ key, stamp }, i) => {
+      const known = this.cached(key, stamp);
+      if (known === undefined) misses.push(i);
+      else sums[i] = known;
+    });
+    const limit = pLimit(16);
+    await Promise.all(
+      misses.map((i) =>
+        limit(async () => {
+          const { key, file, stamp } = files[i]!;
+          sums[i] = await this.hash(key, file, stamp);
+        }),
+      ),
+    );
+    return sums;
+  }
+
+  /**
+   * slug → MD5 of every `{slug}{extension}` in a folder; `group` names the folder's entries in the cache ("en_US", "images/en_US").
+   * One stat after another, synchronously: for 33,000 articles a locale, a third of the time of a promise each.
+   */
+  async folder(folder: string, group: string, extension = '.md'): Promise<Map<string, string>> {
+    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith(extension));
+    const files = names.map((name) => {
+      const file = path.join(folder, name);
+      const { size, mtimeMs, ino } = statSync(file);
+      return { key: `${group}/${name.slice(0, -extension.length)}`, file, stamp: { size, mtimeMs, ino } };
+    });
+    const sums = await this.md5sOf(files);
+    return new Map(names.map((name, i) => [name.slice(0, -extension.length), sums[i]!]));
+  }
+
+  /** The cached MD5 when the stamp matches one of the key's (and it is kept for the next run), else undefined. */
+  private cached(key: string, info: FileStamp): string | undefined {
+    const stamps = this.previous[key];
+    if (!stamps) return undefined;
     const hit = stamps.find((s) => s[0] === info.size && s[1] === info.mtimeMs && s[2] === info.ino);
-    if (hit) {
-      this.next[key] = [hit, ...stamps.filter((s) => s !== hit)].slice(0, STAMPS_KEPT);
-      return hit[3];
-    }
+    if (!hit) return undefined;
+    this.next[key] = hit === stamps[0] ? stamps : [hit, ...stamps.filter((s) => s !== hit)].slice(0, STAMPS_KEPT);
+    return hit[3];
+  }
+
+  private async hash(key: string, file: string, info: FileStamp): Promise<string> {
     const md5 = md5Base64(await readFile(file));
     this.hashed++;
     this.remember(key, info, md5);
     return md5;
   }
 
-  /** slug → MD5 of every `{slug}{extension}` in a folder; `group` names the folder's entries in the cache ("en_US", "images/en_US"). */
-  async folder(folder: string, group: string, extension = '.md'): Promise<Map<string, string>> {
-    const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith(extension));
-    const limit = pLimit(32);
-    const sums = await Promise.all(
-      names.map((name) =>
-        limit(async () => {
-          const slug = name.slice(0, -extension.length);
-          return [slug, await this.md5Of(`${group}/${slug}`, path.join(folder, name))] as const;
-        }),
-      ),
-    );
-    return new Map(sums);
+  /**
+   * For a writer's `beforeRename` (writeFileAtomic): dates the new file before the racy window, so the
+   * cache remembers it at once instead of reading it again the next time. Safe where a fresh mtime
+   * is not: any later change to the file gets a newer mtime than this one, on any clock resolution.
+   * Without it a pull of 100,000 articles (a runner without cache, or a restore from the packed
+   * state) remembered none, and the next night read and hashed every one of them.
+   */
+  static async settle(temp: string): Promise<void> {
+    const now = Date.now();
+    await utimes(temp, now / 1000, (now - RACY_MS - 1000) / 1000);
   }
 
   /** A file pull has just written with bytes of this MD5. */
@@ -121,7 +167,7 @@ export class LocalChecksums {
   }
 
   private remember(key: string, info: FileStamp, md5: string): void {
-    const older = this.known[key] ?? [];
+    const older = this.previous[key] ?? [];
     if (Date.now() - info.mtimeMs < RACY_MS) {
       if (older.length) this.next[key] = older.slice(0, STAMPS_KEPT);
       else delete this.next[key];

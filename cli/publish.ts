@@ -34,7 +34,7 @@ import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
-import { readPublishRecord, updatePublishRecord, type RecordEntry } from './publishRecord.ts';
+import { readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
 import { isPng, pictureSlugOf } from './generate/images.ts';
 
 export interface PublishOptions {
@@ -92,7 +92,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const storage = openStorage(project, options.storage);
   const dev = storage.bucket(bucketName(project.settings.storage.prefix, 'dev'));
   const prod = storage.bucket(bucketName(project.settings.storage.prefix, 'prod'));
-  const { plan, invalid, checked, adopt, productionOnly } = await makePublishPlan(dev, prod, locales, options, project);
+  const { plan, invalid, checked, adopt, productionOnly, record } = await makePublishPlan(dev, prod, locales, options, project);
   const byState = (state: PublishState) => plan.filter((i) => i.state === state);
   const conflicts = byState('conflict').map((i) => ({ name: i.name, reason: `conflict: ${i.reason}; kept as production has it (--force overrides)` }));
   const skipped = [...invalid, ...conflicts].sort((a, b) => a.name.localeCompare(b.name));
@@ -157,7 +157,7 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
     }
   } finally {
     progress.done();
-    await updatePublishRecord(prod, recorded);
+    await updatePublishRecord(prod, recorded, record);
   }
   result.copied.sort();
   result.deleted.sort();
@@ -204,6 +204,8 @@ interface Plan {
   adopt: Map<string, RecordEntry>;
   /** Production articles in scope that dev does not have and that are not deleted. */
   productionOnly: number;
+  /** The publish record as the plan read it (absent when production does not exist yet). */
+  record: PublishRecord | undefined;
 }
 
 async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly ContentLocale[], options: PublishOptions, project: Project): Promise<Plan> {
@@ -212,15 +214,16 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       hint: 'generate articles first (felt generate), or check --storage',
     });
   const prodExists = await prod.exists();
-  const record = prodExists ? (await readPublishRecord(prod)).objects : undefined;
+  const read = prodExists ? await readPublishRecord(prod) : undefined;
+  const record = read?.objects;
   const { slugs, force } = options;
-  const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0 };
+  const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0, record: read };
   const found = new Set<string>();
   const limit = pLimit(8);
-  for (const locale of locales) {
-    const prefix = `articles/${locale}/`;
-    const source = await dev.list(prefix);
-    const target = new Map<string, ObjectInfo>(prodExists ? (await prod.list(prefix)).map((o) => [o.name, o]) : []);
+  const listings = await listEverything(dev, prodExists ? prod : undefined, locales);
+  for (const [i, locale] of locales.entries()) {
+    const { devArticles: source, prodArticles, devPictures: devPictureList, prodPictures } = listings[i]!;
+    const target = new Map<string, ObjectInfo>(prodArticles.map((o) => [o.name, o]));
     const wanted = slugs ? new Set(slugs) : undefined;
     const inDev = new Set<string>();
     const candidates: { object: ObjectInfo; item: PublishItem }[] = [];
@@ -236,16 +239,23 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       found.add(slug);
       candidates.push({ object, item: planItem(object, target.get(object.name), record, force) });
     }
-    // Each object to write is read and checked; an unchanged one is not read (nothing is written for it).
+    // Each object to write is read and checked; an unchanged one is not read (nothing is written for it), and
+    // is planned here and now: at 100,000 articles a promise each through the limiter cost more than the plan.
+    const toCheck = candidates.filter(({ object, item }) => {
+      if (item.state === 'unchanged') {
+        if (record?.get(object.name)?.generation !== item.generation) result.adopt.set(object.name, { generation: item.generation, md5: object.md5 });
+        result.plan.push(item);
+        return false;
+      }
+      if (item.state === 'conflict') {
+        result.plan.push(item);
+        return false;
+      }
+      return true;
+    });
     await Promise.all(
-      candidates.map(({ object, item }) =>
+      toCheck.map(({ object, item }) =>
         limit(async () => {
-          if (item.state === 'unchanged') {
-            if (record?.get(object.name)?.generation !== item.generation) result.adopt.set(object.name, { generation: item.generation, md5: object.md5 });
-            result.plan.push(item);
-            return;
-          }
-          if (item.state === 'conflict') return void result.plan.push(item);
           const checked = await checkObject(dev, object, locale, project);
           if ('problem' in checked) return void result.invalid.push({ name: object.name, reason: checked.problem });
           result.checked.set(object.name, checked);
@@ -266,9 +276,8 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       else result.plan.push({ name, state: 'conflict', generation: current.generation, reason: 'changed in production since felt published it, not deleted' });
     }
     // generation.images: an article's cover picture goes with it (cli/generate/images.ts), checked as a PNG before it is written.
-    const pictures = `images/${locale}/`;
-    const publishedPictures = new Map<string, ObjectInfo>(prodExists ? (await prod.list(pictures)).map((o) => [o.name, o]) : []);
-    const devPictures = (await dev.list(pictures)).filter((object) => {
+    const publishedPictures = new Map<string, ObjectInfo>(prodPictures.map((o) => [o.name, o]));
+    const devPictures = devPictureList.filter((object) => {
       const slug = pictureSlugOf(object.name, locale);
       return slug !== undefined && (!wanted || wanted.has(slug));
     });
@@ -289,6 +298,25 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });
   result.plan.sort((a, b) => a.name.localeCompare(b.name));
   return result;
+}
+
+/**
+ * Every listing the plan needs, all started at once (two buckets, each locale's articles and pictures):
+ * each page is a round trip to GCS, and one after the other 100,000 articles were 200 pages in a row.
+ */
+function listEverything(dev: Bucket, prod: Bucket | undefined, locales: readonly ContentLocale[]) {
+  const none = Promise.resolve<ObjectInfo[]>([]);
+  return Promise.all(
+    locales.map(async (locale) => {
+      const [devArticles, prodArticles, devPictures, prodPictures] = await Promise.all([
+        dev.list(`articles/${locale}/`),
+        prod ? prod.list(`articles/${locale}/`) : none,
+        dev.list(`images/${locale}/`),
+        prod ? prod.list(`images/${locale}/`) : none,
+      ]);
+      return { devArticles, prodArticles, devPictures, prodPictures };
+    }),
+  );
 }
 
 /**

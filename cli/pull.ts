@@ -102,14 +102,29 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const checksums = await LocalChecksums.open(articlesRoot);
   const jobs: { locale: ContentLocale; slug: string; name: string; md5: string; packed?: Buffer; picture?: boolean }[] = [];
   const listings = new Map<ContentLocale, ObjectInfo[]>();
+  // generation.images: each article's cover picture, beside it in the bucket (cli/generate/images.ts). Production's only:
+  // a preview builds dev's articles with the generated covers.
+  const withPictures = (options.env ?? 'prod') === 'prod';
+  // Every listing is started at once, and the local checksums (a stat per file) are taken while the bucket
+  // answers: each page is a round trip, and 100,000 articles are 100 pages. Awaited below; until then a
+  // failed listing must not count as unhandled.
+  const remote = Promise.all(
+    locales.map((locale) => Promise.all([withPictures ? bucket.list(`images/${locale}/`) : Promise.resolve([]), bucket.list(`articles/${locale}/`)])),
+  );
+  remote.catch(() => undefined);
+  const local: { pictures: Map<string, string>; articles: Map<string, string> }[] = [];
   for (const locale of locales) {
-    // generation.images: each article's cover picture, beside it in the bucket (cli/generate/images.ts). Production's only:
-    // a preview builds dev's articles with the generated covers.
-    if ((options.env ?? 'prod') === 'prod') {
+    const pictures = withPictures ? await checksums.folder(path.join(articlesRoot, 'images', locale), `images/${locale}`, '.png') : new Map<string, string>();
+    local.push({ pictures, articles: await checksums.folder(path.join(articlesRoot, 'articles', locale), locale) });
+  }
+  const listed = await remote;
+  for (const [i, locale] of locales.entries()) {
+    const [pictureObjects, articleObjects] = listed[i]!;
+    if (withPictures) {
       const pictures = path.join(articlesRoot, 'images', locale);
-      const localPictures = await checksums.folder(pictures, `images/${locale}`, '.png');
+      const localPictures = local[i]!.pictures;
       const remotePictures = new Set<string>();
-      for (const object of await bucket.list(`images/${locale}/`)) {
+      for (const object of pictureObjects) {
         const slug = pictureSlugOf(object.name, locale);
         if (!slug) {
           result.skipped.push({ name: object.name, reason: 'not a picture name (images/{locale}/{slug}.png)' });
@@ -123,27 +138,28 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         if (!remotePictures.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(pictures, `${slug}.png`));
     }
     const folder = path.join(articlesRoot, 'articles', locale);
-    const local = await checksums.folder(folder, locale);
-    const remote = new Set<string>();
+    const localArticles = local[i]!.articles;
+    const remoteArticles = new Set<string>();
     const listing: ObjectInfo[] = [];
     listings.set(locale, listing);
-    for (const object of await bucket.list(`articles/${locale}/`)) {
+    for (const object of articleObjects) {
       const slug = articleSlugOf(object.name, locale);
       if (!slug) {
         result.skipped.push({ name: object.name, reason: NOT_AN_ARTICLE_NAME });
         continue;
       }
-      remote.add(slug);
+      remoteArticles.add(slug);
       // Refused from the listing's size, before a byte of it is downloaded; the local file stays as it is.
       if (object.size > LIMITS.articleBytes) {
         result.skipped.push({ name: object.name, reason: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` });
         continue;
       }
       listing.push(object);
-      if (local.get(slug) === object.md5) result.unchanged++;
+      if (localArticles.get(slug) === object.md5) result.unchanged++;
       else jobs.push({ locale, slug, name: object.name, md5: object.md5 });
     }
-    for (const slug of local.keys()) if (!remote.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
+    for (const slug of localArticles.keys())
+      if (!remoteArticles.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
   }
   result.hashedLocally = checksums.hashed;
   result.download = jobs.map((j) => j.name);
@@ -186,7 +202,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
             const problems = articleObjectProblems(data, target, job.locale, project);
             if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
           }
-          await writeFileAtomic(target, data);
+          await writeFileAtomic(target, data, LocalChecksums.settle);
           await checksums.wrote(target, job.picture ? `images/${job.locale}` : job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
         } catch (error) {

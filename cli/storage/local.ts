@@ -6,6 +6,7 @@
  * recomputed whenever the sidecar does not describe the file as it is now.
  */
 import { randomInt } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
@@ -107,20 +108,29 @@ class LocalBucket implements Bucket {
     const chosen = names.filter((n) => n.startsWith(prefix)).sort();
     const infos: ObjectInfo[] = [];
     for (const name of chosen) {
-      const info = await this.stat(name);
+      const info = this.describe(name);
       if (info) infos.push(info);
     }
     return infos;
   }
 
   async stat(name: string): Promise<ObjectInfo | undefined> {
+    return this.describe(name);
+  }
+
+  /**
+   * An object as it is now, or undefined. Synchronous: a listing describes every object (150,000 of
+   * a large site's hosting bucket), and a stat and a sidecar read one after the other cost a fifth
+   * of what two promises each did.
+   */
+  private describe(name: string): ObjectInfo | undefined {
     const file = this.file(name);
-    const st = await stat(file).catch(() => undefined);
+    const st = statSync(file, { throwIfNoEntry: false });
     if (!st?.isFile()) return undefined;
-    const sidecar = await this.readSidecar(name);
+    const sidecar = this.readSidecar(name);
     if (sidecar && sidecar.mtimeMs === st.mtimeMs && sidecar.size === st.size) return strip(sidecar);
     // The file was changed behind the sidecar's back (or has none): describe it as it is.
-    const data = await readFile(file);
+    const data = readFileSync(file);
     const info: ObjectInfo = {
       ...(sidecar ? strip(sidecar) : { contentType: 'application/octet-stream', metadata: {} }),
       name,
@@ -247,9 +257,9 @@ class LocalBucket implements Bucket {
     return path.join(this.metaDir, `${checkObjectName(name)}.json`);
   }
 
-  private async readSidecar(name: string): Promise<Sidecar | undefined> {
+  private readSidecar(name: string): Sidecar | undefined {
     try {
-      return JSON.parse(await readFile(this.sidecarFile(name), 'utf8')) as Sidecar;
+      return JSON.parse(readFileSync(this.sidecarFile(name), 'utf8')) as Sidecar;
     } catch {
       return undefined;
     }

@@ -13,6 +13,7 @@ import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
 import { loadProject } from '../../cli/project.ts';
 import { publish } from '../../cli/publish.ts';
 import { pull } from '../../cli/pull.ts';
+import { readPublishRecord, updatePublishRecord } from '../../cli/publishRecord.ts';
 import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { createReporter } from '../../cli/report.ts';
 import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
@@ -143,6 +144,22 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(third.download).toEqual(['articles/en_US/two.md']);
     expect(await readFile(path.join(folder, 'two.md'), 'utf8')).toContain('Two, updated');
     expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
+  });
+
+  it('pull remembers the checksums of the files it writes at once: a pull right after it reads none of them', async () => {
+    const prod = await bucket('felt-test');
+    for (const slug of ['one', 'two', 'three']) await put(prod, slug, slug);
+    const first = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(first.download).toHaveLength(3);
+    const second = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(second.unchanged).toBe(3);
+    expect(second.hashedLocally).toBe(0);
+    // A later edit still shows: the pulled file is dated before the racy window, the edit now.
+    const file = path.join(fixture.contentDir, 'articles', 'en_US', 'one.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('one', 'eno'));
+    const third = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(third.download).toEqual(['articles/en_US/one.md']);
+    expect(await readFile(file, 'utf8')).not.toContain('eno');
   });
 
   it('pull removes the temporary files a killed pull left, and none a live writer is using (issue 16)', async () => {
@@ -422,4 +439,81 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
       expect(limited.streams.err()).toContain('gcloud storage buckets update gs://felt-site --web-main-page-suffix=index.html --web-error-page=404.html');
     },
   );
+});
+
+describe('publish and pull on the wire (gcs)', () => {
+  const choice = (): StorageChoice => ({ storage: 'gcs', apiEndpoint: gcs.url });
+  const put = (bucketName: string, slug: string, title: string) =>
+    gcs.put(bucketName, `articles/en_US/${slug}.md`, articleSource(slug, title, 'en_US'), { contentType: 'text/markdown; charset=utf-8' });
+  const recordReads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).endsWith('felt/publish-record.json')).length;
+  const recordOf = async () => (await readPublishRecord(openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test'))).objects;
+
+  it('downloads the record once: the copy the plan read is written back under its generation (12 MB at 100,000 articles)', async () => {
+    put('felt-test-dev', 'alpha', 'Alpha');
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    put('felt-test-dev', 'beta', 'Beta');
+    gcs.resetLog();
+    const result = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(result.copied).toEqual(['articles/en_US/beta.md']);
+    expect(recordReads()).toBe(1);
+    expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md']);
+  });
+
+  it('reads the record again when another publish wrote it after the plan, and keeps that publish’s entries', async () => {
+    put('felt-test-dev', 'alpha', 'Alpha');
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    put('felt-test-dev', 'beta', 'Beta');
+    gcs.resetLog();
+    const prod = openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test');
+    const result = await publish({
+      contentDir: fixture.contentDir,
+      all: true,
+      storage: choice(),
+      reporter: quiet().reporter,
+      // Another publish records an object while this one waits for its confirmation.
+      confirm: async () => {
+        await updatePublishRecord(prod, new Map([['articles/en_US/other.md', { generation: '7', md5: 'x' }]]));
+        return true;
+      },
+    });
+    expect(result.copied).toEqual(['articles/en_US/beta.md']);
+    // The plan's read, and the one after the refused write (the other publish's test read is not this publish's).
+    expect(recordReads()).toBe(3);
+    expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md', 'articles/en_US/other.md']);
+  });
+  /** How many listings (first pages) reach the server before the first is answered: it is held until `expected` have come, or 3 s. */
+  const listingsAtOnce = async (expected: number, work: () => Promise<unknown>): Promise<number> => {
+    let arrived = 0;
+    let atRelease = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(() => release(), 3000);
+    void released.then(() => (atRelease = arrived));
+    gcs.beforeAnswer = async (request) => {
+      if (request.method !== 'GET' || !request.path.endsWith('/o') || request.query.pageToken) return;
+      if (++arrived >= expected) release();
+      await released;
+    };
+    try {
+      await work();
+    } finally {
+      gcs.beforeAnswer = undefined;
+      clearTimeout(timer);
+    }
+    return atRelease;
+  };
+
+  it('asks for every listing at once, not one after the other (each page is a round trip to GCS)', async () => {
+    for (const locale of ['en_US', 'ru_RU', 'tr_TR']) {
+      gcs.put('felt-test-dev', `articles/${locale}/alpha.md`, articleSource('alpha', 'Alpha', locale), { contentType: 'text/markdown; charset=utf-8' });
+      gcs.put('felt-test', `articles/${locale}/beta.md`, articleSource('beta', 'Beta', locale), { contentType: 'text/markdown; charset=utf-8' });
+    }
+    // Articles and pictures of three locales, in dev and in production.
+    expect(
+      await listingsAtOnce(12, () => publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter })),
+    ).toBe(12);
+    // Articles and pictures of three locales.
+    expect(await listingsAtOnce(6, () => pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter }))).toBe(6);
+    expect((await readdir(path.join(fixture.contentDir, 'articles', 'tr_TR'))).sort()).toEqual(['alpha.md', 'beta.md']);
+  });
 });

@@ -100,4 +100,28 @@ describe('the gcs backend on the wire', () => {
       delete process.env.STORAGE_EMULATOR_HOST;
     }
   });
+
+  it('lists with a fields mask (GCS sends only what felt reads) and still describes each object whole', async () => {
+    const storage = new GcsStorage({ projectId: 'felt-test', apiEndpoint: gcs.url });
+    gcs.put('masked', 'site/a.html', 'a', { contentType: 'text/html', cacheControl: 'no-cache', metadata: { 'felt-source-md5': 'abc' } });
+    for (let i = 0; i < 1001; i++) gcs.put('masked', `site/b${i}.txt`, `b${i}`);
+    gcs.resetLog();
+    const listed = await storage.bucket('masked').list('site/');
+    const pages = gcs.log.filter((r) => r.kind === 'object.list');
+    expect(pages.length).toBe(2);
+    for (const page of pages)
+      expect(page.query.fields).toBe('items(name,size,md5Hash,crc32c,generation,contentType,contentEncoding,cacheControl,metadata),nextPageToken');
+    const stored = gcs.buckets.get('masked')!.get('site/a.html')!;
+    expect(listed[0]).toEqual({
+      name: 'site/a.html',
+      size: 1,
+      md5: md5Base64(Buffer.from('a')),
+      crc32c: expect.any(String),
+      generation: String(stored.generation),
+      contentType: 'text/html',
+      cacheControl: 'no-cache',
+      metadata: { 'felt-source-md5': 'abc' },
+    });
+    expect(listed.length).toBe(1002);
+  });
 });
