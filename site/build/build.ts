@@ -17,6 +17,7 @@ import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
+import { articleCacheFile, cacheFolderOf } from '../content/articleCache.ts';
 import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
 import { withoutRetracted } from '../content/retractions.ts';
 import { REDIRECTS_FILE, retractedFiles } from '../render/retractedPages.ts';
@@ -94,8 +95,8 @@ export interface BuildResult {
 
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = Date.now();
-  const cacheDir = path.join(path.dirname(path.resolve(options.contentDir)), '.felt-cache');
-  const cacheFile = options.incremental === false ? undefined : path.join(cacheDir, 'articles.json');
+  const cacheDir = cacheFolderOf(options.contentDir);
+  const cacheFile = options.incremental === false ? undefined : articleCacheFile(options.contentDir);
   if (cacheFile) checkCacheFolder(cacheDir);
   const model = await loadModel(options, cacheFile);
   const outDir = path.resolve(options.outDir);

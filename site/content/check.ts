@@ -12,6 +12,7 @@ import { displayPath } from '../../shared/paths.ts';
 import { checkUiLocales } from './checkLocales.ts';
 import { locateProblems } from './problemLines.ts';
 import { loadContent } from './loadContent.ts';
+import { articleCacheFile } from './articleCache.ts';
 import { contentRouteProblems } from '../routes/collisions.ts';
 
 export interface CheckOptions {
@@ -40,7 +41,8 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
   const problems: Problem[] = [];
   let content: SiteContent | undefined;
   try {
-    content = await loadContent(options.contentDir);
+    // The build's article cache, read only: at 100,000 articles a check then reads and parses what changed, not every file.
+    content = await loadContent(options.contentDir, { cacheFile: articleCacheFile(options.contentDir), cacheReadOnly: true });
     problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));

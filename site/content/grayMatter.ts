@@ -5,7 +5,12 @@
  * choice: the content loader reads it with positions (frontmatter.ts), the
  * renderer not at all, so render workers load neither yaml nor zod.
  */
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+
+// Loaded when a file needs it: the files felt writes take the fast path below, and gray-matter brings js-yaml
+// and esprima, about 50 ms of start-up for the main thread and each render worker.
+const requireModule = createRequire(import.meta.url);
+let matter: typeof import('gray-matter') | undefined;
 
 /**
  * Frontmatter felt does not read; `line` is the line of the file. `limit`
@@ -82,6 +87,7 @@ function splitCommon(text: string, yaml: (block: string) => unknown): { data: un
 function grayMatter(text: string, yaml: (block: string) => unknown): { data: unknown; body: string } {
   // Options are passed on every call: gray-matter caches parses by content
   // only when called without them, which would keep every file in memory.
+  matter ??= requireModule('gray-matter') as typeof import('gray-matter');
   const parsed = matter(text, { language: 'yaml', engines: { ...REFUSED_ENGINES, yaml } } as never);
   return { data: parsed.data, body: parsed.content };
 }

@@ -32,6 +32,8 @@ export interface LoadOptions {
   locales?: readonly ContentLocale[];
   /** Where parsed articles are remembered between runs (see articleCache.ts); none by default. */
   cacheFile?: string;
+  /** Read the cache but never write it (`felt check`: a reader, which may run where nothing can be written). */
+  cacheReadOnly?: boolean;
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
@@ -61,7 +63,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   }
   // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
   if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems, root)));
-  cache?.save();
+  if (!options.cacheReadOnly) cache?.save();
   return withoutRetracted({ root, settings, categories, authors, pages, ads, articles, retracted });
 }
 

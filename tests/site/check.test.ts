@@ -2,7 +2,10 @@
  * felt check as a library: every problem of content and UI strings in one
  * report, each with file, line and field; the bundled content is clean.
  */
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { buildSite } from '../../site/build/build.ts';
+import { articleCacheFile } from '../../site/content/articleCache.ts';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
@@ -159,5 +162,27 @@ describe('parseJson', () => {
     expect(parseJson('{\n  "a": [1, 2,],\n  "b": 2\n}')).toEqual({ ok: false, error: { line: 2, message: 'a trailing comma is not allowed in JSON' } });
     expect(parseJson('{\n  "a": 1,\n}\n')).toEqual({ ok: false, error: { line: 2, message: 'a trailing comma is not allowed in JSON' } });
     expect(parseJson(' \n')).toMatchObject({ ok: false, error: { line: 1 } });
+  });
+
+  it("reads the build's article cache and never writes it", async () => {
+    const dir = await fixtureCopy();
+    const cache = articleCacheFile(dir);
+    // No cache yet: check makes none.
+    expect((await checkContent({ contentDir: dir })).ok).toBe(true);
+    expect(existsSync(cache)).toBe(false);
+    // A whole-second time, which utimes sets exactly.
+    const file = path.join(dir, 'articles/en_US/table-talk.md');
+    await utimes(file, 1_700_000_000, 1_700_000_000);
+    await buildSite({ contentDir: dir, outDir: path.join(await tempDir(), 'dist') });
+    const before = await readFile(cache);
+    // An article rewritten with the same size and time is the cached one, as for the build: check did not read it.
+    await writeFile(file, 'x'.repeat((await stat(file)).size));
+    await utimes(file, 1_700_000_000, 1_700_000_000);
+    expect((await checkContent({ contentDir: dir })).ok).toBe(true);
+    // A new article is read, and the cache is left as it was.
+    await writeFile(path.join(dir, 'articles/en_US/new-one.md'), '---\ntitle: New\nauthor: Nobody Known\n---\nText\n');
+    expect((await checkContent({ contentDir: dir })).ok).toBe(false);
+    expect(await readFile(cache)).toEqual(before);
+    expect(existsSync(`${cache}.journal`)).toBe(false);
   });
 });
