@@ -53,7 +53,8 @@ const JOURNAL_MIN = 1000;
 export class ArticleCache {
   private readonly entries: Map<string, Entry>;
   private readonly next = new Map<string, Entry>();
-  private readonly added: Row[] = [];
+  /** Sources set this run: their rows are made only if they go to the journal (a cold build sets every article). */
+  private readonly added: string[] = [];
   private readonly file: string;
   private readonly version: string;
   private journalRows: number;
@@ -110,7 +111,7 @@ export class ArticleCache {
     const { file: _shownPath, ...rest } = article;
     const entry = { size, mtimeMs, article: rest };
     this.next.set(source, entry);
-    this.added.push(toRow(source, entry));
+    this.added.push(source);
   }
 
   /**
@@ -123,7 +124,7 @@ export class ArticleCache {
     if (this.added.length === 0 && !gone) return;
     const allowed = Math.max(JOURNAL_MIN, Math.floor(this.next.size / 20));
     if (!gone && this.entries.size > 0 && this.journalRows + this.added.length <= allowed) {
-      appendFileSync(this.journal, this.added.map((row) => `${JSON.stringify(row)}\n`).join(''));
+      appendFileSync(this.journal, this.added.map((source) => `${JSON.stringify(toRow(source, this.next.get(source)!))}\n`).join(''));
       this.journalRows += this.added.length;
       this.added.length = 0;
       return;
