@@ -117,15 +117,18 @@ export function relatedArticles(model: SiteModel, article: Article, count = 4): 
 /** The ids of relatedArticles(), for what depends on which articles they are. */
 export function relatedIds(model: SiteModel, article: Article, count = 4): string[] {
   const picked: string[] = [];
+  // Older neighbours first (the next `count` in the list), then newer ones, nearest first; no copies of the
+  // list: a rebuild asks this of every article (its page's inputs).
+  const take = (id: string) => {
+    if (picked.length >= count) return false;
+    if (id !== article.id && !picked.includes(id)) picked.push(id);
+    return true;
+  };
   const consider = (key: string, ids: string[] | undefined) => {
     if (!ids) return;
     const at = positionIn(model, key, ids).get(article.id) ?? -1;
-    const older = ids.slice(at + 1, at + 1 + count);
-    const newer = ids.slice(Math.max(0, at - count), Math.max(0, at)).reverse();
-    for (const id of [...older, ...newer]) {
-      if (picked.length >= count) return;
-      if (id !== article.id && !picked.includes(id)) picked.push(id);
-    }
+    for (let i = at + 1; i < Math.min(ids.length, at + 1 + count); i++) if (!take(ids[i]!)) return;
+    for (let i = at - 1; i >= Math.max(0, at - count); i--) if (!take(ids[i]!)) return;
   };
   const placements = model.index.placements.get(article.id) ?? [];
   for (const p of placements) {
