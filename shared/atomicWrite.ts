@@ -54,13 +54,15 @@ export async function writeFileAtomic(file: string, data: Uint8Array | string, b
 }
 
 /** writeFileAtomic for synchronous callers. */
-export function writeFileAtomicSync(file: string, data: Uint8Array | string): void {
+export function writeFileAtomicSync(file: string, data: Uint8Array | string | Iterable<string>): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temp = temporaryName(file);
   try {
     const fd = openSync(temp, 'w');
     try {
-      writeFileSync(fd, data);
+      // Pieces are written as they come: a large file (the article cache) is never one string in memory.
+      if (typeof data === 'string' || data instanceof Uint8Array) writeFileSync(fd, data);
+      else for (const piece of data) writeFileSync(fd, piece);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

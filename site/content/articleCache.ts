@@ -129,14 +129,33 @@ export class ArticleCache {
       this.added.length = 0;
       return;
     }
-    const rows = [...this.next].map(([source, entry]) => toRow(source, entry));
-    const base: BaseFile = { version: this.version, fields: FIELDS, rows };
-    writeFileAtomicSync(this.file, JSON.stringify(base));
+    writeFileAtomicSync(this.file, baseFile(this.version, this.next));
     // The base holds every row the journal did: a crash before this removal only replays facts already in it.
     rmSync(this.journal, { force: true });
     this.journalRows = 0;
     this.added.length = 0;
   }
+}
+
+/** The base file as it is written, a thousand rows at a time: at 100,000 articles the whole JSON is 45 MB. */
+function* baseFile(version: string, entries: Map<string, Entry>): Generator<string> {
+  const head: Omit<BaseFile, 'rows'> = { version, fields: FIELDS };
+  yield `${JSON.stringify(head).slice(0, -1)},"rows":[`;
+  let rows: Row[] = [];
+  let first = true;
+  const flush = () => {
+    const text = JSON.stringify(rows).slice(1, -1);
+    rows = [];
+    const piece = first ? text : `,${text}`;
+    first = false;
+    return piece;
+  };
+  for (const [source, entry] of entries) {
+    rows.push(toRow(source, entry));
+    if (rows.length === 1000) yield flush();
+  }
+  if (rows.length > 0) yield flush();
+  yield ']}';
 }
 
 function toRow(source: string, { size, mtimeMs, article }: Entry): Row {
