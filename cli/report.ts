@@ -75,6 +75,8 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
     },
     progress(label, total, options = {}) {
       let count = 0;
+      // In a log, a progress line per tenth of the work: a build of 100,000 articles updates 237 times.
+      let loggedTenth = -1;
       let drawn = false;
       let finished = false;
       // With a delay, the bar waits for the timer; without one it is drawn at once.
@@ -111,7 +113,11 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
         update(done, newTotal) {
           count = done;
           total = newTotal;
-          if (mode === 'plain' && visible && !finished) write(stderr, `${line()}\n`);
+          const tenth = total ? Math.floor((10 * count) / total) : 0;
+          if (mode === 'plain' && visible && !finished && tenth !== loggedTenth) {
+            loggedTenth = tenth;
+            write(stderr, `${line()}\n`);
+          }
           draw();
         },
         note(noteLine) {

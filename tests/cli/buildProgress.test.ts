@@ -35,4 +35,17 @@ describe('build progress', () => {
     expect(out.text()).not.toMatch(/[\r\x1b]/);
     expect(out.text().trim().split('\n')).toHaveLength(2);
   });
+
+  it('logs a line per tenth of the pages, however many updates there are', async () => {
+    const out = sink();
+    const progress = delayedProgress('plain', 20, out.stream);
+    await wait(40);
+    for (let done = 500; done < 118_715; done += 500) progress.update(done, 118_715);
+    progress.update(118_715, 118_715);
+    progress.finish();
+    const lines = out.text().trim().split('\n');
+    // The waiting line, then one line as each tenth is reached (0 to 10).
+    expect(lines.length).toBeLessThanOrEqual(12);
+    expect(lines.at(-1)).toContain('118715/118715');
+  });
 });
