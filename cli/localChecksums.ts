@@ -22,6 +22,7 @@ import { readFile, readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
+import { cacheFolderOf } from '../shared/paths.ts';
 import { md5Base64 } from './storage/checksum.ts';
 
 // 3 added the inode and a second stamp: entries of format 1 are dropped (one full hash, then cached again).
@@ -54,9 +55,7 @@ export class LocalChecksums {
   static open(contentDir: string): Promise<LocalChecksums> {
     // content/ and content.dev/ (pull --env dev) hold the same locale/slug names: each keeps its own file.
     const folderName = path.basename(path.resolve(contentDir));
-    return LocalChecksums.at(
-      path.join(path.dirname(path.resolve(contentDir)), '.felt-cache', folderName === 'content' ? 'checksums.json' : `checksums-${folderName}.json`),
-    );
+    return LocalChecksums.at(path.join(cacheFolderOf(contentDir), folderName === 'content' ? 'checksums.json' : `checksums-${folderName}.json`));
   }
 
   /**
@@ -66,7 +65,7 @@ export class LocalChecksums {
   static forDist(contentDir: string, distDir: string): Promise<LocalChecksums> {
     const dist = path.resolve(distDir);
     const tag = createHash('sha1').update(dist).digest('hex').slice(0, 10);
-    return LocalChecksums.at(path.join(path.dirname(path.resolve(contentDir)), '.felt-cache', `deploy-checksums-${path.basename(dist)}-${tag}.json`));
+    return LocalChecksums.at(path.join(cacheFolderOf(contentDir), `deploy-checksums-${path.basename(dist)}-${tag}.json`));
   }
 
   private static async at(file: string): Promise<LocalChecksums> {

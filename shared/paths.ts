@@ -28,3 +28,8 @@ export function displayPath(file: string): string {
   const relative = path.relative(process.cwd(), file);
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
+
+/** felt's caches for a content folder: `.felt-cache/` beside it (parsed articles, images, pull and deploy checksums). */
+export function cacheFolderOf(contentDir: string): string {
+  return path.join(path.dirname(path.resolve(contentDir)), '.felt-cache');
+}

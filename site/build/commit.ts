@@ -17,11 +17,11 @@
  * or walking every entry of both (at 100,000 articles, 24 MB and 400,000
  * entries for the 20 pages a night changes).
  */
-import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { pageOutputPathsOf } from '../routes/pageFiles.ts';
 import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
-import { nextReleasePath, type OutputLayout } from './output.ts';
+import { isComplete, nextReleasePath, type OutputLayout } from './output.ts';
 import { crashPoint } from './crashPoints.ts';
 import { linkFromServed, makeFolders } from './swapFaults.ts';
 
@@ -59,7 +59,7 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
   let spareState: 'chained' | 'compared' | 'none' = 'none';
   let toUpdate: { pages: Iterable<string>; others: Iterable<string> };
   const servedDelta = plan.served.delta;
-  if (layout.spare && servedDelta && servedDelta.from === path.basename(layout.spare) && hasManifest(layout.spare)) {
+  if (layout.spare && servedDelta && servedDelta.from === path.basename(layout.spare) && isComplete(layout.spare)) {
     spareState = 'chained';
     toUpdate = { pages: new Set([...servedDelta.pages, ...wanted.delta!.pages]), others: new Set([...servedDelta.others, ...wanted.delta!.others]) };
   } else {
@@ -125,10 +125,6 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
   crashPoint('release-linked');
   place(MANIFEST_FILE, path.join(plan.staging, MANIFEST_FILE), 'move');
   return release;
-}
-
-function hasManifest(release: string): boolean {
-  return statSync(path.join(release, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile() === true;
 }
 
 /** Gone already is fine: the spare is felt's, but a file in it may have been removed by hand. */

@@ -48,7 +48,8 @@ function newReleaseName(): string {
   return `${Date.now().toString(36).padStart(9, '0')}-${process.pid}`;
 }
 
-function isComplete(release: string): boolean {
+/** A release with its manifest: whole (the manifest is written last). */
+export function isComplete(release: string): boolean {
   return statSync(path.join(release, MANIFEST_FILE), { throwIfNoEntry: false })?.isFile() === true;
 }
 

@@ -16,15 +16,11 @@
  */
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { cacheFolderOf } from '../../shared/paths.ts';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import type { Article } from '../../shared/types.ts';
 
 type CachedArticle = Omit<Article, 'file'>;
-
-/** felt's caches for a content folder: `.felt-cache/` beside it (the article cache, images, checksums). */
-export function cacheFolderOf(contentDir: string): string {
-  return path.join(path.dirname(path.resolve(contentDir)), '.felt-cache');
-}
 
 /** The article cache of a content folder: `felt build` keeps it, `felt check` reads it. */
 export function articleCacheFile(contentDir: string): string {
