@@ -28,8 +28,8 @@ import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
 import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
-import { MANIFEST_FILE, digest, feltCodeVersion, newManifest, readManifest, serializeManifest, type BuildManifest } from './buildCache.ts';
-import { assembleRelease, manifestDelta } from './commit.ts';
+import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, readManifest, serializeManifest, type BuildManifest } from './buildCache.ts';
+import { assembleRelease } from './commit.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
@@ -218,23 +218,24 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
   // Only an incremental build reworks the spare release (commit.ts): for any other, it goes while pages render.
   if (target.layout && !reuse) discardSpare(target.layout);
-  const manifest = newManifest(templateKey);
+  const maker = new ManifestMaker(templateKey, reuse);
+  const { manifest } = maker;
   const written: string[] = [];
 
-  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, options);
+  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, options);
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
   const { sink, layout } = target;
   const writeOther = (file: string, contents: string | Uint8Array) => {
     const hash = digest(contents);
-    manifest.others[file] = hash;
+    maker.setOther(file, hash);
     if (reuse?.others[file] === hash) return;
     sink.write(file, contents);
     written.push(file);
   };
   // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
-  const keepOther = (file: string, hash: string) => (manifest.others[file] = hash);
+  const keepOther = (file: string, hash: string) => maker.setOther(file, hash);
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
   // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
@@ -264,7 +265,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
     model,
     {
       previous: reuse?.others,
-      record: (file, version) => (manifest.others[file] = version),
+      record: (file, version) => maker.setOther(file, version),
       write: (file, bytes) => {
         sink.write(file, bytes);
         written.push(file);
@@ -275,7 +276,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   mark(`covers (${covers.made} made, ${covers.cached} cached)`);
 
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
-  if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...manifestDelta(reuse, manifest) };
+  if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...maker.delta() };
   // The manifest goes last: until it is in place, the previous one describes the output.
   sink.write(MANIFEST_FILE, serializeManifest(manifest));
   written.push(MANIFEST_FILE);
@@ -305,7 +306,7 @@ async function renderPages(
   output: PoolOutput,
   setup: RenderSetup,
   reuse: BuildManifest | undefined,
-  manifest: BuildManifest,
+  maker: ManifestMaker,
   written: string[],
   options: BuildOptions,
 ) {
@@ -333,16 +334,16 @@ async function renderPages(
   const keyOf = createPageKeyer();
   try {
     for (const entry of pageEntryList(model)) {
-      if (entry.inputs !== undefined) manifest.inputs[entry.path] = entry.inputs;
+      if (entry.inputs !== undefined) maker.manifest.inputs[entry.path] = entry.inputs;
       const previousKey = reuse?.pages[entry.path];
       if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs[entry.path] === entry.inputs) {
         // Made from the same inputs as last time: the same spec, key and files.
-        manifest.pages[entry.path] = previousKey;
+        maker.setPage(entry.path, previousKey);
         sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
       } else {
         const spec = entry.spec();
         const key = keyOf(spec);
-        manifest.pages[spec.path] = key;
+        maker.setPage(spec.path, key);
         if (previousKey !== key) {
           // An unchanged key means the same JSON as a spec already checked when it was rendered.
           assertSerializable(spec.props, spec.path);

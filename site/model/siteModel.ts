@@ -118,25 +118,32 @@ export function relatedArticles(model: SiteModel, article: Article, count = 4): 
 export function relatedIds(model: SiteModel, article: Article, count = 4): string[] {
   const picked: string[] = [];
   // Older neighbours first (the next `count` in the list), then newer ones, nearest first; no copies of the
-  // list: a rebuild asks this of every article (its page's inputs).
-  const take = (id: string) => {
-    if (picked.length >= count) return false;
-    if (id !== article.id && !picked.includes(id)) picked.push(id);
-    return true;
-  };
-  const consider = (key: string, ids: string[] | undefined) => {
-    if (!ids) return;
-    const at = positionIn(model, key, ids).get(article.id) ?? -1;
-    for (let i = at + 1; i < Math.min(ids.length, at + 1 + count); i++) if (!take(ids[i]!)) return;
-    for (let i = at - 1; i >= Math.max(0, at - count); i--) if (!take(ids[i]!)) return;
-  };
-  const placements = model.index.placements.get(article.id) ?? [];
+  // list, and no closure per call: a rebuild asks this of every article (its page's inputs).
+  const placements = model.index.placements.get(article.id);
+  if (!placements) return picked;
   for (const p of placements) {
     const key = subcategoryKey(p.category.key, p.subcategory.key);
-    consider(key, model.index.bySubcategory.get(key));
+    if (!pickNeighbours(model, key, model.index.bySubcategory.get(key), article.id, picked, count)) return picked;
   }
-  for (const p of placements) consider(p.category.key, model.index.byCategory.get(p.category.key));
+  for (const p of placements) if (!pickNeighbours(model, p.category.key, model.index.byCategory.get(p.category.key), article.id, picked, count)) return picked;
   return picked;
+}
+
+/** Adds the article's neighbours in one listing to `picked`; false once `count` are picked. */
+function pickNeighbours(model: SiteModel, key: string, ids: string[] | undefined, id: string, picked: string[], count: number): boolean {
+  if (!ids) return true;
+  const at = positionIn(model, key, ids).get(id) ?? -1;
+  const last = Math.min(ids.length, at + 1 + count);
+  for (let i = at + 1; i < last; i++) if (!pickOne(ids[i]!, id, picked, count)) return false;
+  const first = Math.max(0, at - count);
+  for (let i = at - 1; i >= first; i--) if (!pickOne(ids[i]!, id, picked, count)) return false;
+  return true;
+}
+
+function pickOne(candidate: string, self: string, picked: string[], count: number): boolean {
+  if (picked.length >= count) return false;
+  if (candidate !== self && !picked.includes(candidate)) picked.push(candidate);
+  return true;
 }
 
 const positions = new WeakMap<SiteModel, Map<string, Map<string, number>>>();

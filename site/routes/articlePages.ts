@@ -87,16 +87,15 @@ export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => Pag
 
 /**
  * The digest of an article page's inputs: the build-wide content it reads
- * besides articles (authors for bylines and slugs, ads), the article's file,
- * its related articles' files and its translations.
+ * besides articles (authors for bylines and slugs, ads), the article as its
+ * card token (file, provider picture, draft mark), its related articles' card
+ * tokens, and its translations.
  */
 function articleInputs(model: SiteModel): (article: Article) => string {
   const shared = buildWideInputs(model);
   return (article) => {
-    // A provider picture gives the page its cover's alt text, and a related article's its card's cover.
-    const pictureOf = (a: Article) => model.pictures.get(a.slug)?.digest ?? '';
-    let text = shared + fileOf(article) + pictureOf(article);
-    for (const id of relatedIds(model, article)) text += fileOf(model.byId.get(id)!) + pictureOf(model.byId.get(id)!);
+    let text = shared + listedInputs(model, article.id);
+    for (const id of relatedIds(model, article)) text += listedInputs(model, id);
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
@@ -114,27 +113,32 @@ export function buildWideInputs(model: SiteModel): string {
   return shared;
 }
 
+const cardTokens = new WeakMap<SiteModel, Map<string, string>>();
+
 /**
- * An article as a listing card shows it, for the inputs of the pages that list it: its file (which makes its
- * summary with the template and authors), its provider picture and its draft mark. A body edit changes it too:
- * the listing's spec is then made and keyed, and rendered only if its key changed (build.ts).
+ * An article as a page that shows it reads it, its own page or a card of it (a listing's, a related article's):
+ * its file (which makes its summary with the template and authors), its provider picture (the cover and its alt
+ * text) and its draft mark. A body edit changes it too: the page's spec is then made and keyed, and rendered only if
+ * its key changed (build.ts). Made for every article in one pass when first asked for: a rebuild asks for each
+ * several times (its page, its neighbours' related cards, its listings), 1.2 million asks at 100,000 articles.
  */
 export function listedInputs(model: SiteModel, id: string): string {
-  const article = model.byId.get(id)!;
-  return `\n${fileToken(article)}${model.pictures.has(article.slug) ? '+picture' : ''}${article.draft ?? ''}`;
-}
-
-/** An article as its file: a digest of all it holds (its slug included). */
-function fileOf(article: Article): string {
-  return `\n${fileToken(article)}`;
+  let tokens = cardTokens.get(model);
+  if (!tokens) {
+    tokens = new Map();
+    for (const article of model.articles) tokens.set(article.id, cardToken(model, article));
+    cardTokens.set(model, tokens);
+  }
+  return tokens.get(id)!;
 }
 
 /**
- * The first 64 bits of a file's digest stand for the file in inputs: a listing page's inputs name up to sixteen
- * articles, and the whole digest made them most of the text a rebuild hashed at 100,000 articles.
+ * The first 64 bits of a file's digest stand for the file (a digest of all it holds, its slug included): a listing
+ * page's inputs name up to sixteen articles, and the whole digest made them most of the text a rebuild hashed.
  */
-function fileToken(article: Article): string {
-  return article.digest.slice(0, 16);
+function cardToken(model: SiteModel, article: Article): string {
+  const picture = model.pictures.get(article.slug);
+  return `\n${article.digest.slice(0, 16)}${picture ? `+${picture.digest}` : ''}${article.draft ?? ''}`;
 }
 
 /** An article's page as a draft: reads the article, its placement, author, translations and related articles, and nothing else. */

@@ -68,7 +68,7 @@ export function forbiddenFolder(file: string, role: OutputRole): FolderClaim | u
  * pages, articles), feeds, sitemaps. Reads only paths: no page is made. A
  * callback, not a list: at 100,000 articles that is 240,000 files.
  */
-export function claimOutputs(model: SiteModel, claim: Claim): void {
+export function claimOutputs(model: SiteModel, claim: Claim, { articles = true }: { articles?: boolean } = {}): void {
   const own = (file: string, name: string) => claim(file, 'build', { owner: feltOwned(name) });
   own('robots.txt', 'robots.txt');
   own('sw.js', 'the service worker');
@@ -78,10 +78,11 @@ export function claimOutputs(model: SiteModel, claim: Claim): void {
   own('page-data/app-data.json', 'the build hash');
   let pages = 0;
   for (const entry of pageEntryList(model)) {
+    pages++;
+    if (entry.kind === 'article' && !articles) continue;
     const [html, data] = pageOutputPaths(entry);
     claim(html, 'page', entry);
     claim(data, 'pageData', entry);
-    pages++;
   }
   // build.ts feeds(): the site's feed and one per category.
   own(urls.feed().slice(1), 'the site feed');

@@ -3,7 +3,7 @@
  * Pure: no disk, no React. Listing pages paginate by settings.home.pageSize,
  * with archive pages numbered from the oldest (model/pagination.ts).
  */
-import type { Author, CategoryNode } from '../../shared/types.ts';
+import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
@@ -104,12 +104,7 @@ function homePage(model: SiteModel): Draft {
   const ids = model.articles.map((a) => a.id);
   const lead = ids.slice(0, counts.moreAwesomeStuff);
   const best = ids.slice(lead.length, lead.length + counts.ourBestStories);
-  const updated = model.articles
-    .filter((a) => a.updated && a.updated > a.date)
-    // Plain comparison: ISO dates sort by code unit, and localeCompare over every updated article cost a tenth of a second at 100,000.
-    .sort((a, b) => (a.updated! < b.updated! ? 1 : a.updated! > b.updated! ? -1 : 0))
-    .slice(0, counts.updatedArticles)
-    .map((a) => a.id);
+  const updated = latestUpdated(model.articles, counts.updatedArticles).map((a) => a.id);
   const description = t('home.description', { title: settings.title });
   return {
     kind: 'home',
@@ -135,6 +130,27 @@ function homePage(model: SiteModel): Draft {
       })),
     },
   };
+}
+
+/**
+ * The `count` articles updated last (an update later than the article's date), latest first; ties keep the
+ * articles' order, as a stable sort would. One pass keeping the few best: sorting every updated article took a
+ * quarter of a second at 100,000. Plain comparisons: ISO dates order by code unit.
+ */
+export function latestUpdated(articles: readonly Article[], count: number): Article[] {
+  const best: Article[] = [];
+  if (count <= 0) return best;
+  for (const article of articles) {
+    const updated = article.updated;
+    if (!updated || updated <= article.date) continue;
+    if (best.length === count && updated <= best[count - 1]!.updated!) continue;
+    // After every kept article updated at the same time or later: the earlier in the list wins a tie.
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.updated! < updated) at--;
+    best.splice(at, 0, article);
+    if (best.length > count) best.pop();
+  }
+  return best;
 }
 
 interface Listing {

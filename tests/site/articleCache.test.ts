@@ -43,7 +43,7 @@ describe('the article cache', () => {
     const baseTime = statSync(file).mtimeMs;
 
     const night = ArticleCache.open(file, 'v1');
-    for (let i = 0; i < 50; i++) expect(night.get(`/src/a${i}.md`, 100 + i, 1000 + i)?.title).toBe(`Title of a${i}`);
+    for (let i = 0; i < 50; i++) expect(night.get(`/src/a${i}.md`, 100 + i, 1000 + i, 'shown.md')?.title).toBe(`Title of a${i}`);
     night.set('/src/new.md', 7, 8, article('new'));
     night.save();
     expect(readFileSync(file)).toEqual(baseBytes);
@@ -51,38 +51,38 @@ describe('the article cache', () => {
     expect(readFileSync(`${file}.journal`, 'utf8').trim().split('\n')).toHaveLength(1);
 
     const next = ArticleCache.open(file, 'v1');
-    expect(next.get('/src/new.md', 7, 8)).toMatchObject({ slug: 'new', source: '/src/new.md', words: 120 });
-    expect(next.get('/src/a3.md', 103, 1003)?.slug).toBe('a3');
+    expect(next.get('/src/new.md', 7, 8, 'shown.md')).toMatchObject({ slug: 'new', source: '/src/new.md', words: 120 });
+    expect(next.get('/src/a3.md', 103, 1003, 'content/articles/a3.md')).toMatchObject({ slug: 'a3', file: 'content/articles/a3.md' });
     // Changed size or time: parsed again.
-    expect(next.get('/src/a4.md', 999, 1004)).toBeUndefined();
+    expect(next.get('/src/a4.md', 999, 1004, 'shown.md')).toBeUndefined();
   });
 
   it('skips a journal line cut short by a crash, and keeps the others', async () => {
     const file = await cacheWith(5);
     const night = ArticleCache.open(file, 'v1');
-    for (let i = 0; i < 5; i++) night.get(`/src/a${i}.md`, 100 + i, 1000 + i);
+    for (let i = 0; i < 5; i++) night.get(`/src/a${i}.md`, 100 + i, 1000 + i, 'shown.md');
     night.set('/src/whole.md', 1, 2, article('whole'));
     night.save();
     appendFileSync(`${file}.journal`, '["/src/cut.md",3,4,"cut","cut","Tit');
 
     const next = ArticleCache.open(file, 'v1');
-    expect(next.get('/src/whole.md', 1, 2)?.slug).toBe('whole');
-    expect(next.get('/src/cut.md', 3, 4)).toBeUndefined();
-    expect(next.get('/src/a0.md', 100, 1000)?.slug).toBe('a0');
+    expect(next.get('/src/whole.md', 1, 2, 'shown.md')?.slug).toBe('whole');
+    expect(next.get('/src/cut.md', 3, 4, 'shown.md')).toBeUndefined();
+    expect(next.get('/src/a0.md', 100, 1000, 'shown.md')?.slug).toBe('a0');
   });
 
   it('writes a new base without the journal when files are deleted', async () => {
     const file = await cacheWith(5);
     const night = ArticleCache.open(file, 'v1');
     night.set('/src/new.md', 7, 8, article('new'));
-    for (let i = 0; i < 4; i++) night.get(`/src/a${i}.md`, 100 + i, 1000 + i); // a4.md was deleted
+    for (let i = 0; i < 4; i++) night.get(`/src/a${i}.md`, 100 + i, 1000 + i, 'shown.md'); // a4.md was deleted
     night.save();
     expect(existsSync(`${file}.journal`)).toBe(false);
 
     const next = ArticleCache.open(file, 'v1');
-    expect(next.get('/src/a4.md', 104, 1004)).toBeUndefined();
-    expect(next.get('/src/new.md', 7, 8)?.slug).toBe('new');
-    expect(next.get('/src/a0.md', 100, 1000)?.slug).toBe('a0');
+    expect(next.get('/src/a4.md', 104, 1004, 'shown.md')).toBeUndefined();
+    expect(next.get('/src/new.md', 7, 8, 'shown.md')?.slug).toBe('new');
+    expect(next.get('/src/a0.md', 100, 1000, 'shown.md')?.slug).toBe('a0');
   });
 
   it('folds the journal into the base once it outgrows its share', async () => {
@@ -90,8 +90,8 @@ describe('the article cache', () => {
     let journalled = 0;
     for (let night = 0; night < 3; night++) {
       const cache = ArticleCache.open(file, 'v1');
-      for (let i = 0; i < 10; i++) cache.get(`/src/a${i}.md`, 100 + i, 1000 + i);
-      for (let j = 0; j < journalled; j++) cache.get(`/src/n${j}.md`, 1, j);
+      for (let i = 0; i < 10; i++) cache.get(`/src/a${i}.md`, 100 + i, 1000 + i, 'shown.md');
+      for (let j = 0; j < journalled; j++) cache.get(`/src/n${j}.md`, 1, j, 'shown.md');
       for (let k = 0; k < 400; k++) cache.set(`/src/n${journalled + k}.md`, 1, journalled + k, article(`n${journalled + k}`));
       journalled += 400;
       cache.save();
@@ -99,12 +99,12 @@ describe('the article cache', () => {
     // 800 rows fit the journal (at least 1,000 are allowed); the third night's 400 more do not.
     expect(existsSync(`${file}.journal`)).toBe(false);
     const next = ArticleCache.open(file, 'v1');
-    expect(next.get('/src/n1199.md', 1, 1199)?.slug).toBe('n1199');
-    expect(next.get('/src/a9.md', 109, 1009)?.slug).toBe('a9');
+    expect(next.get('/src/n1199.md', 1, 1199, 'shown.md')?.slug).toBe('n1199');
+    expect(next.get('/src/a9.md', 109, 1009, 'shown.md')?.slug).toBe('a9');
   });
 
   it('starts empty when felt changed', async () => {
     const file = await cacheWith(3);
-    expect(ArticleCache.open(file, 'v2').get('/src/a0.md', 100, 1000)).toBeUndefined();
+    expect(ArticleCache.open(file, 'v2').get('/src/a0.md', 100, 1000, 'shown.md')).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * every query finds what it finds in a cold build's index.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -138,6 +138,30 @@ describe('incremental builds', () => {
       for (const name of Object.keys(reference)) expect(incremental[name], `${what}: ${name}`).toBe(reference[name]);
       await expectSameSearch(out, fresh, what);
     }
+  });
+
+  it('drops a draft mark from a preview rebuild once production holds the same article', async () => {
+    const content = await fixtureCopy();
+    const dev = await tempDir();
+    const out = path.join(await tempDir(), 'dist');
+    const devFile = path.join(dev, 'articles/en_US/table-talk.md');
+    await mkdir(path.dirname(devFile), { recursive: true });
+    await writeFile(
+      devFile,
+      (await readFile(path.join(content, 'articles/en_US/table-talk.md'), 'utf8')).replace('Talk less, listen more.', 'Talk less, listen far more.'),
+    );
+    await buildSite({ contentDir: content, devContentDir: dev, outDir: out, now: NOW });
+    const page = path.join(out, 'articles/table-talk/index.html');
+    expect(await readFile(page, 'utf8')).toContain('data-draft="changed"');
+
+    // Published: production now has the dev bytes, and the article is no longer a draft.
+    await writeFile(path.join(content, 'articles/en_US/table-talk.md'), await readFile(devFile));
+    await buildSite({ contentDir: content, devContentDir: dev, outDir: out, now: NOW });
+    expect(await readFile(page, 'utf8')).not.toContain('data-draft');
+    const fresh = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, devContentDir: dev, outDir: fresh, now: NOW, incremental: false });
+    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
+    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
   });
 
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
