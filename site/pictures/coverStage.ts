@@ -27,7 +27,8 @@ import { urls } from '../model/urls.ts';
 import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
-import { articleShareCard, siteShareCard, type ShareCard } from './shareCards.ts';
+import { articleShareCard, cardVariant, siteShareCard, type ShareCard } from './shareCards.ts';
+import type { CategoryNode } from '../../shared/types.ts';
 import { FeltError } from '../../shared/errors.ts';
 
 export interface CoverTarget {
@@ -110,8 +111,10 @@ const CARD = 'card.jpg';
 function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts): Generator<RasterJob> {
   const brand = model.content.settings.brand;
   const cards = new Map<string, ShareCard>();
-  // An SVG's version is what it is drawn from besides its slug, which its file's name holds: one digest per subcategory.
-  const svgVersions = new Map<string, string>();
+  // Per subcategory an article is filed under first (none: filed nowhere): its SVGs' version (what they are drawn
+  // from besides the slug, which the file's name holds) and the card variants seen. Looked up by the subcategory's
+  // node, so an article costs no key string: this loop runs over every article of every rebuild.
+  const filedUnder = new Map<CategoryNode | undefined, { version: string; variants: Set<number> }>();
   for (const article of model.articles) {
     const provided = model.pictures.get(article.slug);
     if (provided) {
@@ -122,18 +125,25 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts)
       continue;
     }
     const placement = model.index.placements.get(article.id)?.[0];
-    const subject: CoverSubject = { slug: article.slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
-    const where = `${subject.category ?? ''}/${subject.subcategory ?? ''}`;
-    let version = svgVersions.get(where);
-    if (version === undefined) svgVersions.set(where, (version = digest(`${ART_VERSION} svg ${where}`)));
+    let filed = filedUnder.get(placement?.subcategory);
+    if (!filed) {
+      const where = `${placement?.category.key ?? ''}/${placement?.subcategory.key ?? ''}`;
+      filedUnder.set(placement?.subcategory, (filed = { version: digest(`${ART_VERSION} svg ${where}`), variants: new Set() }));
+    }
     const file = urls.coverSvg(article.slug).slice(1);
-    target.record(file, version);
-    if (target.previous?.[file] !== version) {
+    target.record(file, filed.version);
+    if (target.previous?.[file] !== filed.version) {
+      const subject: CoverSubject = { slug: article.slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
       target.write(file, coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
       counts.drawn++;
     }
-    const card = articleShareCard(article.slug, placement, brand, false);
-    cards.set(card.path, card);
+    // Each card once, in the order articles first show it.
+    const variant = placement ? cardVariant(article.slug) : 0;
+    if (!filed.variants.has(variant)) {
+      filed.variants.add(variant);
+      const card = articleShareCard(article.slug, placement, brand, false);
+      cards.set(card.path, card);
+    }
   }
   // The site's own card, for every page that is not an article (and an article filed nowhere).
   const site = siteShareCard(brand);
