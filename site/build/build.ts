@@ -230,7 +230,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const writeOther = (file: string, contents: string | Uint8Array) => {
     const hash = digest(contents);
     maker.setOther(file, hash);
-    if (reuse?.others[file] === hash) return;
+    if (reuse?.others.get(file) === hash) return;
     sink.write(file, contents);
     written.push(file);
   };
@@ -334,9 +334,9 @@ async function renderPages(
   const keyOf = createPageKeyer();
   try {
     for (const entry of pageEntryList(model)) {
-      if (entry.inputs !== undefined) maker.manifest.inputs[entry.path] = entry.inputs;
-      const previousKey = reuse?.pages[entry.path];
-      if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs[entry.path] === entry.inputs) {
+      if (entry.inputs !== undefined) maker.manifest.inputs.set(entry.path, entry.inputs);
+      const previousKey = reuse?.pages.get(entry.path);
+      if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs.get(entry.path) === entry.inputs) {
         // Made from the same inputs as last time: the same spec, key and files.
         maker.setPage(entry.path, previousKey);
         sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });

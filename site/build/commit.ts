@@ -40,10 +40,10 @@ export interface ReleasePlan {
  * must change to become `wanted`'s. One pass over each map; no file name is made.
  */
 export function manifestDelta(had: Pick<BuildManifest, 'pages' | 'others'>, wanted: Pick<BuildManifest, 'pages' | 'others'>) {
-  const differing = (before: Record<string, string>, after: Record<string, string>) => {
+  const differing = (before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>) => {
     const names: string[] = [];
-    for (const name in after) if (before[name] !== after[name]) names.push(name);
-    for (const name in before) if (!Object.hasOwn(after, name)) names.push(name);
+    for (const [name, value] of after) if (before.get(name) !== value) names.push(name);
+    for (const name of before.keys()) if (!after.has(name)) names.push(name);
     return names;
   };
   return { pages: differing(had.pages, wanted.pages), others: differing(had.others, wanted.others) };
@@ -65,7 +65,7 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
   } else {
     const spareManifest = layout.spare ? readManifest(layout.spare) : undefined;
     if (spareManifest) spareState = 'compared';
-    toUpdate = manifestDelta(spareManifest ?? { pages: {}, others: {} }, wanted);
+    toUpdate = manifestDelta(spareManifest ?? { pages: new Map(), others: new Map() }, wanted);
   }
   if (spareState !== 'none') {
     renameSync(layout.spare!, release);
@@ -81,8 +81,8 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
     removeFile(path.join(release, file));
     emptied.add(path.dirname(path.join(release, file)));
   };
-  for (const page of toUpdate.pages) if (!Object.hasOwn(wanted.pages, page)) pageOutputPathsOf(page).forEach(remove);
-  for (const file of toUpdate.others) if (!Object.hasOwn(wanted.others, file)) remove(file);
+  for (const page of toUpdate.pages) if (!wanted.pages.has(page)) pageOutputPathsOf(page).forEach(remove);
+  for (const file of toUpdate.others) if (!wanted.others.has(file)) remove(file);
   // Deepest first, once per folder: a folder of many removed files costs one rmdir, not one per file.
   for (const folder of [...emptied].sort((a, b) => b.length - a.length)) removeEmptyFolders(release, folder);
 
@@ -116,11 +116,11 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
     if (!written.has(file)) place(file, path.join(currentRelease, file), 'link');
   };
   if (spareState === 'none') {
-    for (const page in wanted.pages) pageOutputPathsOf(page).forEach(link);
-    for (const file in wanted.others) link(file);
+    for (const page of wanted.pages.keys()) pageOutputPathsOf(page).forEach(link);
+    for (const file of wanted.others.keys()) link(file);
   } else {
-    for (const page of toUpdate.pages) if (Object.hasOwn(wanted.pages, page)) pageOutputPathsOf(page).forEach(link);
-    for (const file of toUpdate.others) if (Object.hasOwn(wanted.others, file)) link(file);
+    for (const page of toUpdate.pages) if (wanted.pages.has(page)) pageOutputPathsOf(page).forEach(link);
+    for (const file of toUpdate.others) if (wanted.others.has(file)) link(file);
   }
   crashPoint('release-linked');
   place(MANIFEST_FILE, path.join(plan.staging, MANIFEST_FILE), 'move');

@@ -127,7 +127,7 @@ export function writeSearchIndex(
   model: SiteModel,
   out: {
     /** The current release's files → digests (the previous build manifest's `others`), when this build may reuse them. */
-    previous?: Record<string, string>;
+    previous?: ReadonlyMap<string, string>;
     /** The current release's folder, which holds the base state. */
     currentRelease?: string;
     write(file: string, content: string): void;
@@ -137,21 +137,21 @@ export function writeSearchIndex(
 ): { base: boolean; delta: number; tombstones: number; made: number; kept: number } {
   const sources = model.articles.map((article) => ({ slug: article.slug, key: article.digest }));
   const entryOf = (i: number) => searchEntry(model, model.articles[i]!);
-  const previous = out.previous ?? {};
+  const previous: ReadonlyMap<string, string> = out.previous ?? new Map();
   let plan = planSearchIndex(sources, entryOf, readBaseState(previous, out.currentRelease));
   // A base file the current release lacks (removed by hand, an older felt): a new base.
-  if (plan.kept.some((file) => previous[file] === undefined)) plan = planSearchIndex(sources, entryOf);
+  if (plan.kept.some((file) => !previous.has(file))) plan = planSearchIndex(sources, entryOf);
   for (const file of plan.files) out.write(file.path, file.content);
-  for (const file of plan.kept) out.keep(file, previous[file]!);
+  for (const file of plan.kept) out.keep(file, previous.get(file)!);
   if (plan.state) out.write(SEARCH_BASE_STATE, JSON.stringify(plan.state));
-  else out.keep(SEARCH_BASE_STATE, previous[SEARCH_BASE_STATE]!);
+  else out.keep(SEARCH_BASE_STATE, previous.get(SEARCH_BASE_STATE)!);
   // A summary, not the plan: the files' text is not held while the build goes on.
   return { base: plan.state !== undefined, delta: plan.delta, tombstones: plan.tombstones, made: plan.files.length, kept: plan.kept.length };
 }
 
 /** The base state of the current release, when there is one this build may build on. */
-function readBaseState(previous: Record<string, string>, release: string | undefined): SearchBaseState | undefined {
-  if (!release || previous[SEARCH_BASE_STATE] === undefined) return undefined;
+function readBaseState(previous: ReadonlyMap<string, string>, release: string | undefined): SearchBaseState | undefined {
+  if (!release || !previous.has(SEARCH_BASE_STATE)) return undefined;
   try {
     const state = JSON.parse(readFileSync(path.join(release, SEARCH_BASE_STATE), 'utf8')) as SearchBaseState;
     const valid =

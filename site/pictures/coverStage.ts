@@ -33,7 +33,7 @@ import { FeltError } from '../../shared/errors.ts';
 
 export interface CoverTarget {
   /** The previous build's file versions (its manifest's `others`), when this build reuses it. */
-  previous?: Readonly<Record<string, string>>;
+  previous?: ReadonlyMap<string, string>;
   /** Notes a file of this build and its version (this build's manifest). */
   record(file: string, version: string): void;
   write(file: string, contents: string | Uint8Array): void;
@@ -69,7 +69,7 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
     let kept = true;
     for (const file of job.outputs.values()) {
       target.record(file, job.key);
-      kept &&= target.previous?.[file] === job.key;
+      kept &&= target.previous?.get(file) === job.key;
     }
     if (kept) counts.kept++;
     else todo.push(job);
@@ -132,7 +132,7 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts)
     }
     const file = urls.coverSvg(article.slug).slice(1);
     target.record(file, filed.version);
-    if (target.previous?.[file] !== filed.version) {
+    if (target.previous?.get(file) !== filed.version) {
       const subject: CoverSubject = { slug: article.slug, category: placement?.category.key, subcategory: placement?.subcategory.key };
       target.write(file, coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
       counts.drawn++;

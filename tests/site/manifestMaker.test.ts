@@ -9,8 +9,8 @@ function seeded(seed: number) {
 
 function previousManifest(random: () => number): BuildManifest {
   const manifest = newManifest('t');
-  for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.pages[`/p${i}`] = `k${Math.floor(random() * 3)}`;
-  for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.others[`f${i}`] = `h${Math.floor(random() * 3)}`;
+  for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.pages.set(`/p${i}`, `k${Math.floor(random() * 3)}`);
+  for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.others.set(`f${i}`, `h${Math.floor(random() * 3)}`);
   return manifest;
 }
 
@@ -35,8 +35,11 @@ describe('the delta a rebuild notes as it makes its manifest', () => {
 
   it('names every page of a site that lost them all, and nothing when nothing changed', () => {
     const previous = newManifest('t');
-    previous.pages = { '/a': 'x', '/b': 'y' };
-    previous.others = { 'sw.js': 'z' };
+    previous.pages = new Map([
+      ['/a', 'x'],
+      ['/b', 'y'],
+    ]);
+    previous.others = new Map([['sw.js', 'z']]);
     expect(new ManifestMaker('t', previous).delta()).toEqual({ pages: ['/a', '/b'], others: ['sw.js'] });
     const same = new ManifestMaker('t', previous);
     same.setPage('/b', 'y');
