@@ -16,11 +16,18 @@ export function checkArticles(articles: ArticleReferences[], authors: Author[], 
   const authorNames = new Set(authors.map((a) => a.name));
   // One article per slug as a rule (no array for each of 100,000 articles); a list only where slugs repeat.
   const bySlug = new Map<string, ArticleReferences | ArticleReferences[]>();
+  // Entity lists from the article cache are shared by the articles filed alike: each is checked once.
+  const placeable = new Map<ArticleReferences['entities'], boolean>();
+  const isFiled = (entities: NonNullable<ArticleReferences['entities']>) => {
+    let known = placeable.get(entities);
+    if (known === undefined) placeable.set(entities, (known = isPlaceable({ entities }, categories)));
+    return known;
+  };
   for (const article of articles) {
     if (article.author !== undefined && !authorNames.has(article.author)) {
       problems.push({ file: article.file, field: 'author', severity: 'error', message: `author "${article.author}" is not in authors.json`, hint: 'use the exact name of an author in content/authors.json, or add the author there' });
     }
-    if (article.entities && !isPlaceable({ entities: article.entities }, categories)) {
+    if (article.entities && !isFiled(article.entities)) {
       const given = article.entities.map((e) => `"${e.category}"`).join(', ');
       problems.push({ file: article.file, field: 'entities', severity: 'error', message: `no known category among ${given}`, hint: `use one of: ${categories.map((c) => c.key).join(', ')}` });
     }

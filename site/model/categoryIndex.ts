@@ -113,8 +113,12 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
     index.byCategory.set(category.key, []);
     for (const child of category.children) index.bySubcategory.set(subcategoryKey(category.key, child.key), []);
   }
+  // Articles read from the article cache share one entity list per way of being filed (articleCache.ts), and so
+  // their placements: placed once per list, not once per article. Placements are only ever read.
+  const placedLists = new Map<Article['entities'], Placement[]>();
   for (const article of articles) {
-    const filed = placeArticle(article, categories);
+    let filed = placedLists.get(article.entities);
+    if (!filed) placedLists.set(article.entities, (filed = placeArticle(article, categories)));
     placements.set(article.id, filed);
     for (const { category, subcategory } of filed) {
       pushOnce(index.byCategory.get(category.key)!, article.id);

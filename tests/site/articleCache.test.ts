@@ -51,7 +51,9 @@ describe('the article cache', () => {
     expect(readFileSync(`${file}.journal`, 'utf8').trim().split('\n')).toHaveLength(1);
 
     const next = ArticleCache.open(file, 'v1');
-    expect(next.get('/src/new.md', 7, 8, 'shown.md')).toMatchObject({ slug: 'new', source: '/src/new.md', words: 120 });
+    expect(next.get('/src/new.md', 7, 8, 'shown.md')).toMatchObject({ slug: 'new', source: '/src/new.md', words: 120, entities: article('new').entities });
+    // From the base and from the journal, an article's entities come back as they were set.
+    expect(next.get('/src/a2.md', 102, 1002, 'shown.md')?.entities).toEqual(article('a2').entities);
     expect(next.get('/src/a3.md', 103, 1003, 'content/articles/a3.md')).toMatchObject({ slug: 'a3', file: 'content/articles/a3.md' });
     // Changed size or time: parsed again.
     expect(next.get('/src/a4.md', 999, 1004, 'shown.md')).toBeUndefined();
