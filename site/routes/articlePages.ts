@@ -93,9 +93,10 @@ export function* articleEntries(model: SiteModel, sponsor: (draft: Draft) => Pag
  */
 function articleInputs(model: SiteModel): (article: Article) => string {
   const shared = buildWideInputs(model);
+  const tokens = cardTokens(model);
   return (article) => {
-    let text = shared + listedInputs(model, article.id);
-    for (const id of relatedIds(model, article)) text += listedInputs(model, id);
+    let text = shared + tokens.get(article.id)!;
+    for (const id of relatedIds(model, article)) text += tokens.get(id)!;
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
@@ -113,23 +114,23 @@ export function buildWideInputs(model: SiteModel): string {
   return shared;
 }
 
-const cardTokens = new WeakMap<SiteModel, Map<string, string>>();
+const tokensByModel = new WeakMap<SiteModel, ReadonlyMap<string, string>>();
 
 /**
- * An article as a page that shows it reads it, its own page or a card of it (a listing's, a related article's):
- * its file (which makes its summary with the template and authors), its provider picture (the cover and its alt
- * text) and its draft mark. A body edit changes it too: the page's spec is then made and keyed, and rendered only if
- * its key changed (build.ts). Made for every article in one pass when first asked for: a rebuild asks for each
- * several times (its page, its neighbours' related cards, its listings), 1.2 million asks at 100,000 articles.
+ * Every article's card token, by id: what a page that shows the article reads of it, on its own page or as a card (a
+ * listing's, a related article's): its file (which makes its summary with the template and authors), its provider
+ * picture (the cover and its alt text) and its draft mark. A body edit changes it too: the page's spec is then made
+ * and keyed, and rendered only if its key changed (build.ts). Made in one pass when first asked for: a rebuild reads
+ * each token several times (its page, its neighbours' related cards, its listings), 1.2 million reads at 100,000.
  */
-export function listedInputs(model: SiteModel, id: string): string {
-  let tokens = cardTokens.get(model);
+export function cardTokens(model: SiteModel): ReadonlyMap<string, string> {
+  let tokens = tokensByModel.get(model);
   if (!tokens) {
-    tokens = new Map();
-    for (const article of model.articles) tokens.set(article.id, cardToken(model, article));
-    cardTokens.set(model, tokens);
+    const made = new Map<string, string>();
+    for (const article of model.articles) made.set(article.id, cardToken(model, article));
+    tokensByModel.set(model, (tokens = made));
   }
-  return tokens.get(id)!;
+  return tokens;
 }
 
 /**

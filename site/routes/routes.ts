@@ -11,7 +11,7 @@ import type { SiteModel } from '../model/siteModel.ts';
 import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
-import { articleEntries, buildWideInputs, listedInputs } from './articlePages.ts';
+import { articleEntries, buildWideInputs, cardTokens } from './articlePages.ts';
 import { digest } from '../build/buildCache.ts';
 import { authorOwner, categoryOwner, feltOwned, home, sponsorship, subcategoryOwner, type Draft, type Owner } from './routeParts.ts';
 
@@ -231,12 +231,13 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
 }
 
 /**
- * The digest of what a listing page shows: its articles (as listedInputs), its numbering, what its front page
+ * The digest of what a listing page shows: its articles (as cardTokens), its numbering, what its front page
  * alone shows, and the build-wide inputs. Its title, trail, feed and headings come from the template key.
  */
 function listingInputs(model: SiteModel, path: string, { ids, pagination }: { ids: string[]; pagination: PageInfo }, front: string): string {
   let text = `${buildWideInputs(model)}\n${path}\n${JSON.stringify(pagination)}\n${front}`;
-  for (const id of ids) text += listedInputs(model, id);
+  const tokens = cardTokens(model);
+  for (const id of ids) text += tokens.get(id)!;
   return digest(text);
 }
 
