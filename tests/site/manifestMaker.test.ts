@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManifestMaker, newManifest, type BuildManifest } from '../../site/build/buildCache.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_FILE, ManifestMaker, newManifest, readManifest, serializeManifest, type BuildManifest } from '../../site/build/buildCache.ts';
+import { tempDir } from './helpers.ts';
 import { manifestDelta } from '../../site/build/commit.ts';
 
 function seeded(seed: number) {
@@ -46,5 +49,34 @@ describe('the delta a rebuild notes as it makes its manifest', () => {
     same.setPage('/a', 'x');
     same.setOther('sw.js', 'z');
     expect(same.delta()).toEqual({ pages: [], others: [] });
+  });
+});
+
+describe('the manifest on disk', () => {
+  it('reads back what was written: pages with and without inputs, other files, the delta', async () => {
+    const release = await tempDir();
+    mkdirSync(path.join(release, '.felt'));
+    const manifest = newManifest('template');
+    manifest.pages = new Map([
+      ['/', 'k0'],
+      ['/articles/a', 'k1'],
+      ['/404', 'k2'],
+    ]);
+    manifest.inputs = new Map([['/articles/a', 'i1']]);
+    manifest.others = new Map([
+      ['sw.js', 'h0'],
+      ['static/odd name.txt', 'h1'],
+    ]);
+    manifest.delta = { from: 'r1', pages: ['/articles/a'], others: [] };
+    writeFileSync(path.join(release, MANIFEST_FILE), serializeManifest(manifest));
+    expect(readManifest(release)).toEqual(manifest);
+
+    const empty = newManifest('template');
+    writeFileSync(path.join(release, MANIFEST_FILE), serializeManifest(empty));
+    expect(readManifest(release)).toEqual({ ...empty, delta: undefined });
+
+    // Cut short (a full disk): no manifest, and the build starts over.
+    writeFileSync(path.join(release, MANIFEST_FILE), serializeManifest(manifest).slice(0, -8));
+    expect(readManifest(release)).toBeUndefined();
   });
 });
