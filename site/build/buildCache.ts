@@ -74,9 +74,13 @@ export function serializeManifest(manifest: BuildManifest): string {
     others: manifest.others.size,
     ...(manifest.delta ? { delta: manifest.delta } : {}),
   };
-  const fields: string[] = [...manifest.pages.keys(), ...manifest.pages.values()];
+  // Pushed one by one: spread into push() passes each field as an argument, past the stack's limit at 100,000.
+  const fields: string[] = [];
+  for (const page of manifest.pages.keys()) fields.push(page);
+  for (const key of manifest.pages.values()) fields.push(key);
   for (const page of manifest.pages.keys()) fields.push(manifest.inputs.get(page) ?? '');
-  fields.push(...manifest.others.keys(), ...manifest.others.values());
+  for (const file of manifest.others.keys()) fields.push(file);
+  for (const value of manifest.others.values()) fields.push(value);
   return `${JSON.stringify(head)}\n${fields.join(SEPARATOR)}`;
 }
 

@@ -63,7 +63,10 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
     spareState = 'chained';
     toUpdate = { pages: new Set([...servedDelta.pages, ...wanted.delta!.pages]), others: new Set([...servedDelta.others, ...wanted.delta!.others]) };
   } else {
-    const spareManifest = layout.spare ? readManifest(layout.spare) : undefined;
+    // Page keys leave out the templates (asset names, the shell): a spare made from others has stale files under
+    // the same keys, so it is of no use. (A chained spare always shares them: the served build reused it.)
+    const read = layout.spare ? readManifest(layout.spare) : undefined;
+    const spareManifest = read?.templateKey === wanted.templateKey ? read : undefined;
     if (spareManifest) spareState = 'compared';
     toUpdate = manifestDelta(spareManifest ?? { pages: new Map(), others: new Map() }, wanted);
   }

@@ -164,6 +164,25 @@ describe('incremental builds', () => {
     for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
   });
 
+  it("never keeps a file of a spare release made from other templates: after a new year's full build, a rebuild writes what a cold build writes", async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    const nextYear = new Date('2027-01-02T12:00:00Z');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    // A new year changes every page's footer, not the pages' own data: a full build, and the 2026 release is the spare.
+    const full = await buildSite({ contentDir: content, outDir: out, now: nextYear });
+    expect(full.rendered).toBe(full.pages);
+    await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE);
+    const rebuilt = await buildSite({ contentDir: content, outDir: out, now: nextYear });
+    expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
+
+    const fresh = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: fresh, now: nextYear, incremental: false });
+    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
+    expect(Object.keys(incremental).sort()).toEqual(Object.keys(reference).sort());
+    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+  });
+
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');

@@ -80,3 +80,19 @@ describe('the manifest on disk', () => {
     expect(readManifest(release)).toBeUndefined();
   });
 });
+
+describe('a manifest of a large site', () => {
+  it('is written and read back at 200,000 pages', async () => {
+    const manifest = newManifest('template');
+    for (let i = 0; i < 200_000; i++) {
+      manifest.pages.set(`/articles/a${i}`, `k${i}`);
+      manifest.others.set(`images/covers/a${i}.svg`, 'v');
+    }
+    const release = await tempDir();
+    mkdirSync(path.join(release, '.felt'));
+    writeFileSync(path.join(release, MANIFEST_FILE), serializeManifest(manifest));
+    const read = readManifest(release)!;
+    expect([read.pages.size, read.others.size]).toEqual([200_000, 200_000]);
+    expect(read.pages.get('/articles/a199999')).toBe('k199999');
+  });
+});
