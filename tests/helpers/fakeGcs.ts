@@ -8,7 +8,8 @@
  * request is logged with its kind and the bytes it moved, so tests can assert
  * "nothing uploaded" and benchmarks can count requests and bytes by kind.
  * Listing stays fast at 100,000 objects (a bench's bucket): names are sorted
- * once per change of the name set, checksums computed once per stored body.
+ * once per change of the name set, a page found by binary search, checksums
+ * computed once per stored body.
  */
 import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
@@ -383,19 +384,55 @@ function checksums(data: Buffer): { md5: string; crc32c: string } {
 }
 
 /**
- * A bucket's names in order, sorted again only when the set of names changed
- * (tests also change `buckets` directly, so the cache checks the names, which
- * is far cheaper than sorting them for every page of a listing).
+ * A bucket's names in order, sorted again only after the set of names changed. Tests and benches change
+ * `buckets` directly (a Map they set, delete from or clear), so each bucket's own set/delete/clear are wrapped
+ * to mark its order stale: a listing page then costs a binary search, not a pass over every name.
  */
-const sortedNames = new WeakMap<Map<string, StoredObject>, string[]>();
+const nameOrders = new WeakMap<Map<string, StoredObject>, { names: string[]; stale: boolean }>();
 function namesInOrder(bucket: Map<string, StoredObject>): string[] {
-  const cached = sortedNames.get(bucket);
-  if (cached && cached.length === bucket.size && cached.every((name) => bucket.has(name))) return cached;
-  const names = [...bucket.keys()].sort();
-  sortedNames.set(bucket, names);
-  return names;
+  let order = nameOrders.get(bucket);
+  if (!order) {
+    const known = { names: [] as string[], stale: true };
+    const { set, delete: remove, clear } = bucket;
+    bucket.set = (name, object) => {
+      if (!bucket.has(name)) known.stale = true;
+      return set.call(bucket, name, object);
+    };
+    bucket.delete = (name) => {
+      const had = remove.call(bucket, name);
+      if (had) known.stale = true;
+      return had;
+    };
+    bucket.clear = () => {
+      known.stale = true;
+      clear.call(bucket);
+    };
+    nameOrders.set(bucket, (order = known));
+  }
+  if (order.stale) {
+    order.names = [...bucket.keys()].sort();
+    order.stale = false;
+  }
+  return order.names;
 }
 
+/** The first index in `from`..end of sorted `names` where `past(name)` holds (it holds for every later name too). */
+function firstWhere(names: string[], from: number, past: (name: string) => boolean): number {
+  let low = from;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (past(names[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * One page of a listing, as GCS answers it: items and prefixes (with a delimiter) in name order, counted together
+ * against maxResults, each prefix once; the page token names where the next page starts, so objects added or
+ * removed between pages neither shift nor repeat what the next page returns.
+ */
 function listObjects(
   bucketName: string,
   bucket: Map<string, StoredObject>,
@@ -405,23 +442,30 @@ function listObjects(
   const prefix = query.prefix ?? '';
   const delimiter = query.delimiter;
   const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
-  const names = namesInOrder(bucket).filter((n) => n.startsWith(prefix));
+  const names = namesInOrder(bucket);
+  const startName = query.pageToken ? Buffer.from(query.pageToken, 'base64url').toString('utf8') : prefix;
+  let at = firstWhere(names, 0, (name) => name >= startName);
   const items: string[] = [];
-  const prefixes = new Set<string>();
-  for (const name of names) {
-    const rest = name.slice(prefix.length);
-    const cut = delimiter ? rest.indexOf(delimiter) : -1;
-    if (cut >= 0) prefixes.add(prefix + rest.slice(0, cut + delimiter!.length));
-    else items.push(name);
+  const prefixes: string[] = [];
+  while (at < names.length && items.length + prefixes.length < pageSize) {
+    const name = names[at]!;
+    if (!name.startsWith(prefix)) break;
+    const cut = delimiter ? name.indexOf(delimiter, prefix.length) : -1;
+    if (cut < 0) {
+      items.push(name);
+      at++;
+      continue;
+    }
+    const common = name.slice(0, cut + delimiter!.length);
+    prefixes.push(common);
+    at = firstWhere(names, at, (later) => !later.startsWith(common));
   }
-  const start = query.pageToken ? Number(Buffer.from(query.pageToken, 'base64url').toString()) : 0;
-  const page = items.slice(start, start + pageSize);
-  const next = start + pageSize < items.length ? Buffer.from(String(start + pageSize)).toString('base64url') : undefined;
+  const more = at < names.length && names[at]!.startsWith(prefix);
   return {
     kind: 'storage#objects',
-    items: page.map((n) => resource(bucketName, n, bucket.get(n)!)),
-    ...(prefixes.size && !query.pageToken ? { prefixes: [...prefixes] } : {}),
-    ...(next ? { nextPageToken: next } : {}),
+    items: items.map((n) => resource(bucketName, n, bucket.get(n)!)),
+    ...(prefixes.length ? { prefixes } : {}),
+    ...(more ? { nextPageToken: Buffer.from(names[at]!).toString('base64url') } : {}),
   };
 }
 
