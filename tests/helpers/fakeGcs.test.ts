@@ -46,7 +46,7 @@ describe('fake GCS listings', () => {
     expect(pages.flatMap((p) => p.names)).toEqual(Array.from({ length: 2500 }, (_, n) => name(n)));
   });
 
-  it('answers a page of a 30,000-object bucket by reading that page\'s objects, not every name', async () => {
+  it("answers a page of a 30,000-object bucket by reading that page's objects, not every name", async () => {
     for (let n = 0; n < 30_000; n++) gcs.put('large', name(n), 'x');
     const bucket = gcs.buckets.get('large')!;
     let reads = 0;
