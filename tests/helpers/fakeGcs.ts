@@ -2,7 +2,7 @@
  * A small Google Cloud Storage JSON API server on 127.0.0.1, enough for the
  * real @google-cloud/storage client: buckets (get, insert, list), uploads
  * (multipart, and resumable with a Location then PUT), object list with
- * prefix, delimiter and pageToken, alt=media downloads, object get, patch and
+ * prefix, delimiter, startOffset, endOffset and pageToken, alt=media downloads, object get, patch and
  * delete, rewriteTo copies, ifGenerationMatch preconditions, and a bucket's
  * website settings (get and patch). Every
  * request is logged with its kind and the bytes it moved, so tests can assert
@@ -443,11 +443,15 @@ function listObjects(
   const delimiter = query.delimiter;
   const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
   const names = namesInOrder(bucket);
-  const startName = query.pageToken ? Buffer.from(query.pageToken, 'base64url').toString('utf8') : prefix;
+  // startOffset and endOffset bound the names (from one included, up to the other excluded), as GCS's do.
+  const startName = [prefix, query.startOffset ?? '', query.pageToken ? Buffer.from(query.pageToken, 'base64url').toString('utf8') : ''].reduce((a, b) =>
+    a > b ? a : b,
+  );
+  const end = query.endOffset === undefined ? names.length : firstWhere(names, 0, (name) => name >= query.endOffset!);
   let at = firstWhere(names, 0, (name) => name >= startName);
   const items: string[] = [];
   const prefixes: string[] = [];
-  while (at < names.length && items.length + prefixes.length < pageSize) {
+  while (at < end && items.length + prefixes.length < pageSize) {
     const name = names[at]!;
     if (!name.startsWith(prefix)) break;
     const cut = delimiter ? name.indexOf(delimiter, prefix.length) : -1;
@@ -460,7 +464,7 @@ function listObjects(
     prefixes.push(common);
     at = firstWhere(names, at, (later) => !later.startsWith(common));
   }
-  const more = at < names.length && names[at]!.startsWith(prefix);
+  const more = at < end && names[at]!.startsWith(prefix);
   return {
     kind: 'storage#objects',
     items: items.map((n) => resource(bucketName, n, bucket.get(n)!)),
