@@ -64,4 +64,14 @@ describe('fake GCS listings', () => {
     const pages = await listPages('nested', { prefix: 'articles/', delimiter: '/' });
     expect(pages).toEqual([{ names: ['articles/index.json'], prefixes: ['articles/en_US/', 'articles/ru_RU/', 'articles/tr_TR/'] }]);
   });
+
+  it("sends only the fields a fields mask names, as GCS does (felt asks for nine of a resource's fields)", async () => {
+    gcs.put('masked', 'articles/en_US/a.md', 'x', { contentType: 'text/markdown', metadata: { title: 'A' } });
+    gcs.put('masked', 'articles/en_US/b.md', 'y', { contentType: 'text/markdown' });
+    const response = await fetch(`${gcs.url}/storage/v1/b/masked/o?maxResults=1&fields=${encodeURIComponent('items(name,md5Hash,metadata),nextPageToken')}`);
+    const page = (await response.json()) as { items: Record<string, unknown>[]; nextPageToken?: string; kind?: string };
+    expect(page.kind).toBeUndefined();
+    expect(page.items).toEqual([{ name: 'articles/en_US/a.md', md5Hash: expect.any(String), metadata: { title: 'A' } }]);
+    expect(page.nextPageToken).toEqual(expect.any(String));
+  });
 });

@@ -2,7 +2,7 @@
  * A small Google Cloud Storage JSON API server on 127.0.0.1, enough for the
  * real @google-cloud/storage client: buckets (get, insert, list), uploads
  * (multipart, and resumable with a Location then PUT), object list with
- * prefix, delimiter, startOffset, endOffset and pageToken, alt=media downloads, object get, patch and
+ * prefix, delimiter, startOffset, endOffset, pageToken and a fields mask, alt=media downloads, object get, patch and
  * delete, rewriteTo copies, ifGenerationMatch preconditions, and a bucket's
  * website settings (get and patch). Every
  * request is logged with its kind and the bytes it moved, so tests can assert
@@ -266,7 +266,9 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     if (!bucket) return fail(404, 'The specified bucket does not exist.');
     if (parts.length === 3 && parts[2] === 'o' && req.method === 'GET') {
       entry.kind = 'object.list';
-      return send(200, listObjects(bucketName, bucket, query, resource));
+      const listing = listObjects(bucketName, bucket, query, resource);
+      // GCS sends only the fields a `fields` mask names: the bytes a listing moves, and what the client parses.
+      return send(200, query.fields ? selectFields(listing, query.fields) : listing);
     }
     const name = parts[3];
     if (parts[2] !== 'o' || name === undefined) return fail(404, `unknown path ${url.pathname}`);
@@ -471,6 +473,42 @@ function listObjects(
     ...(prefixes.length ? { prefixes } : {}),
     ...(more ? { nextPageToken: Buffer.from(names[at]!).toString('base64url') } : {}),
   };
+}
+
+/** What a `fields` mask such as `items(name,md5Hash),nextPageToken` selects: a field, or its sub-fields. */
+type FieldSelection = Map<string, FieldSelection | true>;
+
+function parseFields(text: string): FieldSelection {
+  let at = 0;
+  const group = (): FieldSelection => {
+    const selection: FieldSelection = new Map();
+    while (at < text.length && text[at] !== ')') {
+      const start = at;
+      while (at < text.length && !',()'.includes(text[at]!)) at++;
+      const name = text.slice(start, at).trim();
+      if (text[at] === '(') {
+        at++;
+        selection.set(name, group());
+        at++;
+      } else selection.set(name, true);
+      if (text[at] === ',') at++;
+    }
+    return selection;
+  };
+  return group();
+}
+
+/** A partial response, as GCS answers one: only the fields the mask names (lists keep their items, each selected). */
+function selectFields(value: unknown, fields: string | FieldSelection): unknown {
+  const selection = typeof fields === 'string' ? parseFields(fields) : fields;
+  if (Array.isArray(value)) return value.map((item) => selectFields(item, selection));
+  if (!value || typeof value !== 'object') return value;
+  const picked: Record<string, unknown> = {};
+  for (const [field, sub] of selection) {
+    const inner = (value as Record<string, unknown>)[field];
+    if (inner !== undefined) picked[field] = sub === true ? inner : selectFields(inner, sub);
+  }
+  return picked;
 }
 
 function parseMultipart(contentType: string, body: Buffer): { meta: Record<string, unknown>; data: Buffer } {
