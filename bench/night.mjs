@@ -10,7 +10,7 @@
 //   npm run bench:night -- --keep --work DIR    keep DIR and the buckets after each night (bench/night/bench.ts saveBuckets)
 //   npm run bench:night -- --resume --work DIR  go on from a kept run with today's code: an upgrade night, then the warm night
 //   npm run bench:night -- --resume --serve --work DIR   only serve a kept run's buckets (prints the environment), to run a step by hand
-//   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds with another felt (a resumed run: the one whose build caches the kept runner has)
+//   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds and checks with another felt (a resumed run: the one whose build caches the kept runner has)
 //   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
 //   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
 //   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts)

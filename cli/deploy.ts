@@ -41,6 +41,7 @@ import { createReporter, type Reporter } from './report.ts';
 import { LocalChecksums, type FileStamp } from './localChecksums.ts';
 import { openStorage, type StorageChoice } from './storage/index.ts';
 import { isNotFound } from './storage/errors.ts';
+import { listInRanges, nameRanges } from './storage/nameRanges.ts';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
 import type { ObjectInfo, WebsitePages } from './storage/types.ts';
 import { deletionRounds, referencesOf, uploadDependencies } from './deployOrder.ts';
@@ -151,7 +152,11 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   const bucket = storage.bucket(options.bucket);
   const compress = options.gzip !== false && storage.kind === 'gcs';
   const exists = await bucket.exists();
-  const remote = new Map<string, ObjectInfo>(exists ? (await bucket.list('')).map((o) => [o.name, o]) : []);
+  // The bucket is listed while the local files are hashed, and a large GCS bucket in name ranges at once
+  // (each page is a round trip): cut where this release's names fall, as the bucket mostly holds the last one.
+  const listing = exists ? listInRanges(bucket, '', storage.kind === 'gcs' ? nameRanges(files.map((f) => f.name)) : [{}]) : Promise.resolve([]);
+  // Awaited below, after the hashing; this only keeps a failed listing from counting as unhandled meanwhile.
+  listing.catch(() => {});
   const result: DeployResult = {
     bucket: bucket.location,
     upload: [],
@@ -179,6 +184,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
         `note: the deploy checksum cache was not saved (${error instanceof Error ? error.message : String(error)}); the next deploy hashes every file`,
       ),
     );
+  const remote = new Map<string, ObjectInfo>((await listing).map((o) => [o.name, o]));
   const local = new Map<string, LocalFile>();
   for (const [i, { name, file, stamp }] of files.entries()) {
     const entry: LocalFile = {

@@ -10,7 +10,7 @@ import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { StorageUnavailableError, notFound, preconditionFailed } from './errors.ts';
 import { parseRetryAfter } from './retry.ts';
-import type { Bucket, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
+import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
 
 export interface GcsOptions {
   projectId: string;
@@ -72,7 +72,7 @@ class GcsBucket implements Bucket {
     await guard(this.location, () => this.storage.client.createBucket(this.name));
   }
 
-  async list(prefix: string): Promise<ObjectInfo[]> {
+  async list(prefix: string, range: NameRange = {}): Promise<ObjectInfo[]> {
     const bucket = this.storage.client.bucket(this.name);
     const infos: ObjectInfo[] = [];
     let pageToken: string | undefined;
@@ -81,7 +81,15 @@ class GcsBucket implements Bucket {
       // (and its ACL helpers) per object: a third of a 100,000-object listing's time went there. GCS then also
       // sends only the fields toInfo() reads.
       const [items, next] = await guard(this.location, () =>
-        bucket.getFiles({ prefix, autoPaginate: false, maxResults: PAGE_SIZE, pageToken, fields: LISTING_FIELDS }),
+        bucket.getFiles({
+          prefix,
+          autoPaginate: false,
+          maxResults: PAGE_SIZE,
+          pageToken,
+          fields: LISTING_FIELDS,
+          ...(range.from !== undefined ? { startOffset: range.from } : {}),
+          ...(range.before !== undefined ? { endOffset: range.before } : {}),
+        }),
       );
       for (const item of items as unknown as FileMetadata[]) infos.push(toInfo(item));
       pageToken = (next as { pageToken?: string } | null)?.pageToken;

@@ -14,7 +14,8 @@ import { removeLeftoverTemporaries, TEMP_MARK, writeFileAtomic } from '../../sha
 import { duringStage, type Stage } from '../../shared/stageErrors.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
 import { notFound, preconditionFailed } from './errors.ts';
-import type { Bucket, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
+import { inRange } from './nameRanges.ts';
+import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
 
 interface Sidecar extends ObjectInfo {
   mtimeMs: number;
@@ -100,12 +101,12 @@ class LocalBucket implements Bucket {
     return { name: `writing to ${this.location}`, namedPaths: true, pathHint: 'check storage.localRoot in content/site.json, or use --storage gcs' };
   }
 
-  async list(prefix: string): Promise<ObjectInfo[]> {
+  async list(prefix: string, range?: NameRange): Promise<ObjectInfo[]> {
     // Only the folder the prefix names is walked: listing articles/en_US/ does not read dist/.
     const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/') + 1) : '';
     if (base) checkObjectName(base.slice(0, -1));
     const names = await walk(path.join(this.dir, base), base);
-    const chosen = names.filter((n) => n.startsWith(prefix)).sort();
+    const chosen = names.filter((n) => n.startsWith(prefix) && (!range || inRange(n, range))).sort();
     const infos: ObjectInfo[] = [];
     for (const name of chosen) {
       const info = this.describe(name);

@@ -44,6 +44,12 @@ export interface WebsitePages {
   notFoundPage?: string;
 }
 
+/** Names from `from` (included) up to `before` (excluded), in GCS's order (UTF-8 bytes): a listing's startOffset and endOffset. */
+export interface NameRange {
+  from?: string;
+  before?: string;
+}
+
 export interface Bucket {
   readonly name: string;
   /** Only where a bucket serves a website itself (GCS); a folder bucket has none. */
@@ -52,7 +58,7 @@ export interface Bucket {
   readonly location: string;
   exists(): Promise<boolean>;
   create(): Promise<void>;
-  list(prefix: string): Promise<ObjectInfo[]>;
+  list(prefix: string, range?: NameRange): Promise<ObjectInfo[]>;
   stat(name: string): Promise<ObjectInfo | undefined>;
   read(name: string): Promise<Buffer>;
   write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo>;

@@ -2,7 +2,6 @@
  * The browser assets: the client runtime and its lazily loaded chunks, and
  * the stylesheet, bundled, minified and content-hashed by esbuild.
  */
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -73,6 +72,8 @@ function assetSourcesKey(): string {
 
 /** Bundles in memory; the caller writes the files (never in place over a previous build's). */
 async function bundleAssets(outDir: string): Promise<BuiltAssets> {
+  // Loaded here, not with the module: a build whose assets are cached never loads esbuild.
+  const { build } = await import('esbuild');
   try {
     const result = await build({
       // Relative to felt's root, not the caller's folder: the same sources give

@@ -8,7 +8,9 @@
  * then its nesting, measured on the flat token stream before the parser
  * builds (and recurses into) a tree.
  */
-import { CST, type Document, type DocumentOptions, isAlias, isCollection, isMap, isNode, isScalar, isSeq, Lexer, LineCounter, type Node, parseDocument, type ParseOptions, type ScalarTag, type SchemaOptions, visit, type YAMLError } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document, DocumentOptions, Node, ParseOptions, ScalarTag, SchemaOptions, YAMLError } from 'yaml';
 import { lineCounter } from '../../shared/json.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { FieldPath } from '../../shared/validation.ts';
@@ -30,6 +32,14 @@ const plainDay: ScalarTag = { tag: 'tag:yaml.org,2002:timestamp', default: true,
  */
 const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, 'timestamp'], resolveKnownTags: false, uniqueKeys: false, prettyErrors: false };
 
+/**
+ * `yaml`, loaded by the first frontmatter the fast path (simpleYaml.ts) does not read: frontmatter as felt
+ * writes it never needs it, and loading it was about 30 ms of every felt command's start. Its `node` export
+ * is CommonJS, the module an import would load too.
+ */
+let yamlModule: typeof Yaml | undefined;
+const yaml = (): typeof Yaml => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+
 /** Warnings that mean a tag felt does not read (`!custom`, `!!binary`): refused like errors. */
 const REFUSED_WARNINGS = new Set(['TAG_RESOLVE_FAILED', 'BAD_COLLECTION_TYPE']);
 
@@ -45,8 +55,8 @@ export function parseYaml(text: string): YamlSource {
   if (bytes > LIMITS.frontmatterBytes) throw new FrontmatterError(tooLarge(bytes, LIMITS.frontmatterBytes), 1, `end it with a --- line; ${LIMIT_HINT}`, true);
   const deep = indicators(text) > LIMITS.nestingDepth ? tooDeepAt(text, LIMITS.nestingDepth) : undefined;
   if (deep !== undefined) throw new FrontmatterError(`nests lists and maps deeper than the limit of ${LIMITS.nestingDepth} levels`, lineCounter(text)(deep), LIMIT_HINT, true);
-  const lines = new LineCounter();
-  const document = parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
+  const lines = new (yaml().LineCounter)();
+  const document = yaml().parseDocument(text, { ...YAML_OPTIONS, lineCounter: lines });
   const refused: YAMLError | undefined = document.errors[0] ?? document.warnings.find((w) => REFUSED_WARNINGS.has(w.code));
   if (refused) throw new FrontmatterError(refused.message.split('\n')[0] ?? refused.code, lines.linePos(errorOffset(document, refused)).line);
   const duplicate = duplicateKey(document);
@@ -75,12 +85,12 @@ function fieldOffset(document: Document, path: FieldPath): number | undefined {
   let node: unknown = document.contents;
   let offset: number | undefined;
   for (const segment of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(segment));
+    if (yaml().isMap(node)) {
+      const pair = node.items.find((p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(segment));
       if (!pair) break;
       offset = (pair.key as Node | null)?.range?.[0] ?? offset;
       node = pair.value;
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       const item = node.items[Number(segment)] as Node | undefined;
       if (!item) break;
       offset = item.range?.[0] ?? offset;
@@ -99,9 +109,9 @@ function errorOffset(document: Document, error: YAMLError): number {
   const at = error.pos[0];
   if (error.code !== 'MISSING_CHAR' && error.code !== 'BAD_INDENT') return at;
   let opened: number | undefined;
-  visit(document, (_key, node) => {
-    if (!isNode(node) || !node.range || node.range[0] > at || node.range[2] < at) return;
-    const unclosable = (isCollection(node) && node.flow) || (isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'));
+  yaml().visit(document, (_key, node) => {
+    if (!yaml().isNode(node) || !node.range || node.range[0] > at || node.range[2] < at) return;
+    const unclosable = (yaml().isCollection(node) && node.flow) || (yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'));
     // The innermost such node: visit goes from the outside in.
     if (unclosable) opened = node.range[0];
   });
@@ -111,10 +121,10 @@ function errorOffset(document: Document, error: YAMLError): number {
 /** Offset of the first alias (*name): where an excess of them is reported. */
 function firstAlias(document: Document): number | undefined {
   let found: number | undefined;
-  visit(document, {
+  yaml().visit(document, {
     Alias(_key, node) {
       found = node.range?.[0];
-      return visit.BREAK;
+      return yaml().visit.BREAK;
     },
   });
   return found;
@@ -123,16 +133,16 @@ function firstAlias(document: Document): number | undefined {
 /** Offset of the second of two equal keys in one map, the first such; none when every map's keys differ. */
 function duplicateKey(document: Document): number | undefined {
   let found: number | undefined;
-  visit(document, {
+  yaml().visit(document, {
     Map(_key, map) {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         // Scalars compare by value, as yaml's uniqueKeys does, an alias (*k) as what it names; a collection as a key is a key of its own.
-        const node = isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
-        const key = isScalar(node) ? node.value : node;
+        const node = yaml().isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+        const key = yaml().isScalar(node) ? node.value : node;
         if (seen.has(key)) {
           found = (pair.key as Node | null)?.range?.[0] ?? map.range?.[0];
-          return visit.BREAK;
+          return yaml().visit.BREAK;
         }
         seen.add(key);
       }
@@ -173,8 +183,8 @@ function tooDeepAt(text: string, limit: number): number | undefined {
   let flow = 0;
   let offset = 0;
   let lineStart = 0;
-  for (const token of new Lexer().lex(text)) {
-    const type = CST.tokenType(token);
+  for (const token of new (yaml().Lexer)().lex(text)) {
+    const type = yaml().CST.tokenType(token);
     const at = offset;
     // The lexer's markers (a document, a scalar to follow, the end of a bad flow) are no text of the source.
     if (type === 'doc-mode' || type === 'scalar' || type === 'flow-error-end') continue;

@@ -52,6 +52,22 @@ register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)}, { d
   return [...new Set(names)].sort();
 }
 
+/**
+ * The packages whose files the compiled CLI has loaded by the time it exits: CommonJS packages (yaml,
+ * esbuild) loaded by import or require alike sit in the module cache, which a preload lists at exit.
+ */
+async function packagesInModuleCache(args: string[], cwd: string): Promise<string[]> {
+  const dir = await tempDir();
+  const log = path.join(dir, 'cache.log');
+  await writeFile(
+    path.join(dir, 'preload.cjs'),
+    `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(log)}, Object.keys(require('node:module')._cache).join('\\n')));`,
+  );
+  await run(process.execPath, ['--require', path.join(dir, 'preload.cjs'), FELT, ...args], { cwd });
+  const names = (await readFile(log, 'utf8')).split('\n').map((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1]);
+  return [...new Set(names.filter((name): name is string => Boolean(name)))].sort();
+}
+
 const NOT_FOR_BUILDING = ['@google-cloud/storage', 'openai', 'chokidar', 'negotiator', 'fresh', 'mime-types', 'franc-min'];
 
 describe('what a command loads', () => {
@@ -79,5 +95,19 @@ describe('what a command loads', () => {
     expect(await readFile(path.join(root, 'second', 'images', 'site-card.jpg'))).toEqual(await readFile(path.join(root, 'first', 'images', 'site-card.jpg')));
     expect(again).toContain('react');
     expect(again).not.toContain('sharp');
+  });
+
+  it('a build with nothing new loads neither yaml (its frontmatter takes the fast path) nor esbuild (assets and service worker cached)', async () => {
+    const content = await fixtureCopy();
+    const root = path.dirname(content);
+    const args = ['build', '--content', content, '--out', path.join(root, 'dist')];
+    await packagesInModuleCache(args, root);
+    const first = await readFile(path.join(root, 'dist', 'sw.js'), 'utf8');
+    const again = await packagesInModuleCache(args, root);
+    expect(again).toEqual(expect.arrayContaining(['commander', 'react']));
+    expect(again).not.toContain('yaml');
+    expect(again).not.toContain('esbuild');
+    // The cached worker is the one bundling made.
+    expect(await readFile(path.join(root, 'dist', 'sw.js'), 'utf8')).toBe(first);
   });
 });

@@ -503,6 +503,39 @@ describe('publish and pull on the wire (gcs)', () => {
     return atRelease;
   };
 
+  it('deploy lists a large hosting bucket in name ranges at once, every object once (152 pages at 100,000 articles)', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    const names = Array.from({ length: 10_500 }, (_, n) => `articles/a-${String(n).padStart(5, '0')}.html`);
+    await mkdir(path.join(dist, 'articles'), { recursive: true });
+    for (const name of names) {
+      await writeFile(path.join(dist, name), name);
+      // Already deployed as this release has it.
+      gcs.put('felt-site', name, name, { contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE });
+    }
+    // Objects no release has, before, between and after the release's names: each range must see them.
+    for (const stale of ['404-old.html', 'articles/a-05999x.html', 'zz-old.html']) gcs.put('felt-site', stale, 'old', { contentType: 'text/html' });
+    gcs.resetLog();
+    let result!: Awaited<ReturnType<typeof deploy>>;
+    const atOnce = await listingsAtOnce(3, async () => {
+      result = await deploy({
+        contentDir: fixture.contentDir,
+        distDir: dist,
+        bucket: 'felt-site',
+        storage: choice(),
+        reporter: quiet().reporter,
+        website: false,
+      });
+    });
+    expect(atOnce).toBe(3);
+    expect(result.unchanged).toBe(10_500);
+    expect(result.upload).toEqual([]);
+    expect(result.stale).toEqual(['404-old.html', 'articles/a-05999x.html', 'zz-old.html']);
+    // Three ranges of about 3,500 names: four pages of 1,000 each at most, none listed twice.
+    const pages = gcs.log.filter((r) => r.kind === 'object.list');
+    expect(pages.length).toBeLessThanOrEqual(3 * 4);
+    expect(pages.filter((p) => !p.query.pageToken).map((p) => [p.query.startOffset ?? '', p.query.endOffset ?? ''].join(' … '))).toHaveLength(3);
+  });
+
   it('asks for every listing at once, not one after the other (each page is a round trip to GCS)', async () => {
     for (const locale of ['en_US', 'ru_RU', 'tr_TR']) {
       gcs.put('felt-test-dev', `articles/${locale}/alpha.md`, articleSource('alpha', 'Alpha', locale), { contentType: 'text/markdown; charset=utf-8' });

@@ -2,13 +2,14 @@
  * A small Google Cloud Storage JSON API server on 127.0.0.1, enough for the
  * real @google-cloud/storage client: buckets (get, insert, list), uploads
  * (multipart, and resumable with a Location then PUT), object list with
- * prefix, delimiter and pageToken, alt=media downloads, object get, patch and
+ * prefix, delimiter, startOffset, endOffset, pageToken and a fields mask, alt=media downloads, object get, patch and
  * delete, rewriteTo copies, ifGenerationMatch preconditions, and a bucket's
  * website settings (get and patch). Every
  * request is logged with its kind and the bytes it moved, so tests can assert
  * "nothing uploaded" and benchmarks can count requests and bytes by kind.
  * Listing stays fast at 100,000 objects (a bench's bucket): names are sorted
- * once per change of the name set, checksums computed once per stored body.
+ * once per change of the name set, a page found by binary search, checksums
+ * computed once per stored body.
  */
 import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
@@ -265,7 +266,9 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     if (!bucket) return fail(404, 'The specified bucket does not exist.');
     if (parts.length === 3 && parts[2] === 'o' && req.method === 'GET') {
       entry.kind = 'object.list';
-      return send(200, listObjects(bucketName, bucket, query, resource));
+      const listing = listObjects(bucketName, bucket, query, resource);
+      // GCS sends only the fields a `fields` mask names: the bytes a listing moves, and what the client parses.
+      return send(200, query.fields ? selectFields(listing, query.fields) : listing);
     }
     const name = parts[3];
     if (parts[2] !== 'o' || name === undefined) return fail(404, `unknown path ${url.pathname}`);
@@ -383,19 +386,55 @@ function checksums(data: Buffer): { md5: string; crc32c: string } {
 }
 
 /**
- * A bucket's names in order, sorted again only when the set of names changed
- * (tests also change `buckets` directly, so the cache checks the names, which
- * is far cheaper than sorting them for every page of a listing).
+ * A bucket's names in order, sorted again only after the set of names changed. Tests and benches change
+ * `buckets` directly (a Map they set, delete from or clear), so each bucket's own set/delete/clear are wrapped
+ * to mark its order stale: a listing page then costs a binary search, not a pass over every name.
  */
-const sortedNames = new WeakMap<Map<string, StoredObject>, string[]>();
+const nameOrders = new WeakMap<Map<string, StoredObject>, { names: string[]; stale: boolean }>();
 function namesInOrder(bucket: Map<string, StoredObject>): string[] {
-  const cached = sortedNames.get(bucket);
-  if (cached && cached.length === bucket.size && cached.every((name) => bucket.has(name))) return cached;
-  const names = [...bucket.keys()].sort();
-  sortedNames.set(bucket, names);
-  return names;
+  let order = nameOrders.get(bucket);
+  if (!order) {
+    const known = { names: [] as string[], stale: true };
+    const { set, delete: remove, clear } = bucket;
+    bucket.set = (name, object) => {
+      if (!bucket.has(name)) known.stale = true;
+      return set.call(bucket, name, object);
+    };
+    bucket.delete = (name) => {
+      const had = remove.call(bucket, name);
+      if (had) known.stale = true;
+      return had;
+    };
+    bucket.clear = () => {
+      known.stale = true;
+      clear.call(bucket);
+    };
+    nameOrders.set(bucket, (order = known));
+  }
+  if (order.stale) {
+    order.names = [...bucket.keys()].sort();
+    order.stale = false;
+  }
+  return order.names;
 }
 
+/** The first index in `from`..end of sorted `names` where `past(name)` holds (it holds for every later name too). */
+function firstWhere(names: string[], from: number, past: (name: string) => boolean): number {
+  let low = from;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (past(names[middle]!)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/**
+ * One page of a listing, as GCS answers it: items and prefixes (with a delimiter) in name order, counted together
+ * against maxResults, each prefix once; the page token names where the next page starts, so objects added or
+ * removed between pages neither shift nor repeat what the next page returns.
+ */
 function listObjects(
   bucketName: string,
   bucket: Map<string, StoredObject>,
@@ -405,24 +444,71 @@ function listObjects(
   const prefix = query.prefix ?? '';
   const delimiter = query.delimiter;
   const pageSize = Math.min(Number(query.maxResults ?? 1000) || 1000, 1000);
-  const names = namesInOrder(bucket).filter((n) => n.startsWith(prefix));
+  const names = namesInOrder(bucket);
+  // startOffset and endOffset bound the names (from one included, up to the other excluded), as GCS's do.
+  const startName = [prefix, query.startOffset ?? '', query.pageToken ? Buffer.from(query.pageToken, 'base64url').toString('utf8') : ''].reduce((a, b) =>
+    a > b ? a : b,
+  );
+  const end = query.endOffset === undefined ? names.length : firstWhere(names, 0, (name) => name >= query.endOffset!);
+  let at = firstWhere(names, 0, (name) => name >= startName);
   const items: string[] = [];
-  const prefixes = new Set<string>();
-  for (const name of names) {
-    const rest = name.slice(prefix.length);
-    const cut = delimiter ? rest.indexOf(delimiter) : -1;
-    if (cut >= 0) prefixes.add(prefix + rest.slice(0, cut + delimiter!.length));
-    else items.push(name);
+  const prefixes: string[] = [];
+  while (at < end && items.length + prefixes.length < pageSize) {
+    const name = names[at]!;
+    if (!name.startsWith(prefix)) break;
+    const cut = delimiter ? name.indexOf(delimiter, prefix.length) : -1;
+    if (cut < 0) {
+      items.push(name);
+      at++;
+      continue;
+    }
+    const common = name.slice(0, cut + delimiter!.length);
+    prefixes.push(common);
+    at = firstWhere(names, at, (later) => !later.startsWith(common));
   }
-  const start = query.pageToken ? Number(Buffer.from(query.pageToken, 'base64url').toString()) : 0;
-  const page = items.slice(start, start + pageSize);
-  const next = start + pageSize < items.length ? Buffer.from(String(start + pageSize)).toString('base64url') : undefined;
+  const more = at < end && names[at]!.startsWith(prefix);
   return {
     kind: 'storage#objects',
-    items: page.map((n) => resource(bucketName, n, bucket.get(n)!)),
-    ...(prefixes.size && !query.pageToken ? { prefixes: [...prefixes] } : {}),
-    ...(next ? { nextPageToken: next } : {}),
+    items: items.map((n) => resource(bucketName, n, bucket.get(n)!)),
+    ...(prefixes.length ? { prefixes } : {}),
+    ...(more ? { nextPageToken: Buffer.from(names[at]!).toString('base64url') } : {}),
   };
+}
+
+/** What a `fields` mask such as `items(name,md5Hash),nextPageToken` selects: a field, or its sub-fields. */
+type FieldSelection = Map<string, FieldSelection | true>;
+
+function parseFields(text: string): FieldSelection {
+  let at = 0;
+  const group = (): FieldSelection => {
+    const selection: FieldSelection = new Map();
+    while (at < text.length && text[at] !== ')') {
+      const start = at;
+      while (at < text.length && !',()'.includes(text[at]!)) at++;
+      const name = text.slice(start, at).trim();
+      if (text[at] === '(') {
+        at++;
+        selection.set(name, group());
+        at++;
+      } else selection.set(name, true);
+      if (text[at] === ',') at++;
+    }
+    return selection;
+  };
+  return group();
+}
+
+/** A partial response, as GCS answers one: only the fields the mask names (lists keep their items, each selected). */
+function selectFields(value: unknown, fields: string | FieldSelection): unknown {
+  const selection = typeof fields === 'string' ? parseFields(fields) : fields;
+  if (Array.isArray(value)) return value.map((item) => selectFields(item, selection));
+  if (!value || typeof value !== 'object') return value;
+  const picked: Record<string, unknown> = {};
+  for (const [field, sub] of selection) {
+    const inner = (value as Record<string, unknown>)[field];
+    if (inner !== undefined) picked[field] = sub === true ? inner : selectFields(inner, sub);
+  }
+  return picked;
 }
 
 function parseMultipart(contentType: string, body: Buffer): { meta: Record<string, unknown>; data: Buffer } {

@@ -10,6 +10,7 @@ import { md5Base64 } from '../../../cli/storage/checksum.ts';
 import { isPreconditionFailed } from '../../../cli/storage/errors.ts';
 import { GcsStorage } from '../../../cli/storage/gcs.ts';
 import { LocalStorage } from '../../../cli/storage/local.ts';
+import { listInRanges, nameRanges } from '../../../cli/storage/nameRanges.ts';
 import type { Storage } from '../../../cli/storage/types.ts';
 import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
 
@@ -71,6 +72,22 @@ describe.each(backends)('%s backend', (_kind, open) => {
     expect((await bucket.read('big/file.bin')).equals(big)).toBe(true);
     for (let i = 0; i < 30; i++) await bucket.write(`many/${String(i).padStart(3, '0')}.txt`, Buffer.from(String(i)), { contentType: 'text/plain' });
     expect((await bucket.list('many/')).length).toBe(30);
+  });
+
+  it('lists a name range (from included, before excluded), and ranges cut by nameRanges hold every name once', async () => {
+    const bucket = open().bucket('mag-dev');
+    const names = Array.from({ length: 12 }, (_, i) => `ranged/${String(i).padStart(2, '0')}.txt`).concat('ranged/é.txt', 'ranged/😀.txt', 'ranged/\uffff.txt');
+    for (const name of names) await bucket.write(name, Buffer.from(name), { contentType: 'text/plain' });
+    expect((await bucket.list('ranged/', { from: 'ranged/03.txt', before: 'ranged/06.txt' })).map((o) => o.name)).toEqual([
+      'ranged/03.txt',
+      'ranged/04.txt',
+      'ranged/05.txt',
+    ]);
+    // Cut as for 12,000 names, between names GCS orders by their UTF-8 bytes (U+FFFF before an emoji).
+    const ranges = nameRanges(Array.from({ length: 12_000 }, (_, i) => names[i % names.length]!));
+    expect(ranges.length).toBeGreaterThan(1);
+    const listed = (await listInRanges(bucket, 'ranged/', ranges)).map((o) => o.name);
+    expect(listed.slice().sort()).toEqual(names.slice().sort());
   });
 });
 
