@@ -51,7 +51,7 @@ import { assertSerializable } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
 import { findProviderPictures } from '../pictures/providerPictures.ts';
-import { writeCovers } from '../pictures/coverStage.ts';
+import { startCovers } from '../pictures/coverStage.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
@@ -74,7 +74,13 @@ export interface BuildOptions {
 export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
 
 /** Where writeSite puts files: the layout's staging folder, made into a release at the end, or memory (no layout). */
-type Target = { layout?: OutputLayout; sink: OutputSink; pool: PoolOutput };
+type Target = {
+  layout?: OutputLayout;
+  sink: OutputSink;
+  pool: PoolOutput;
+  /** Set by writeSite: waits for what it has under way beside the pages (the cover stage's rasters). */
+  settled?: () => Promise<void>;
+};
 
 export interface BuildResult {
   outDir: string;
@@ -102,8 +108,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
+  const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
   try {
-    const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
     // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
     // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
     const imageCache = path.join(cacheDir, 'images');
@@ -124,6 +130,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } catch (error) {
     // An unfinished release is never served; the next build removes whatever this leaves. On a
     // read-only or failing disk the removal fails too: the first failure is the one to report.
+    // Nothing may still be writing into it meanwhile.
+    await target.settled?.();
     removeLeftover(staging);
     throw error;
   }
@@ -220,12 +228,28 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   if (target.layout && !reuse) discardSpare(target.layout);
   const manifest = newManifest(templateKey);
   const written: string[] = [];
+  const { sink, layout } = target;
 
-  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, options);
+  // The rasters (a cold build's share cards) are made on libuv's threads while the pages render; their files'
+  // versions go into the manifest after the other files', where they always went.
+  const coverVersions: [file: string, version: string][] = [];
+  const covers = startCovers(
+    model,
+    {
+      previous: reuse?.others,
+      record: (file, version) => coverVersions.push([file, version]),
+      write: (file, bytes) => {
+        sink.write(file, bytes);
+        written.push(file);
+      },
+    },
+    { cacheDir: options.imageCache },
+  );
+  target.settled = covers.settled;
+  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, { ...options, busy: covers.busy });
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
-  const { sink, layout } = target;
   const writeOther = (file: string, contents: string | Uint8Array) => {
     const hash = digest(contents);
     manifest.others[file] = hash;
@@ -260,19 +284,9 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
   mark('other files');
-  const covers = await writeCovers(
-    model,
-    {
-      previous: reuse?.others,
-      record: (file, version) => (manifest.others[file] = version),
-      write: (file, bytes) => {
-        sink.write(file, bytes);
-        written.push(file);
-      },
-    },
-    { cacheDir: options.imageCache },
-  );
-  mark(`covers (${covers.made} made, ${covers.cached} cached)`);
+  const coverCounts = await covers.finish();
+  for (const [file, version] of coverVersions) manifest.others[file] = version;
+  mark(`covers (${coverCounts.made} made, ${coverCounts.cached} cached)`);
 
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
   if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...manifestDelta(reuse, manifest) };
@@ -307,7 +321,7 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   manifest: BuildManifest,
   written: string[],
-  options: BuildOptions,
+  options: BuildOptions & { busy?: () => boolean },
 ) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
@@ -318,15 +332,16 @@ async function renderPages(
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, output, { threads });
-  else if (threads > 1 && total >= EAGER_WORKER_PAGES) pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT });
+  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy });
+  else if (threads > 1 && total >= EAGER_WORKER_PAGES)
+    pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT, busy: options.busy });
   const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
     if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, output, { threads });
+    pool ??= createRenderPool(setup, output, { threads, busy: options.busy });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };

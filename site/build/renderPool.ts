@@ -39,6 +39,13 @@ export interface PoolOptions {
    */
   startWith?: number;
   growAfter?: number;
+  /**
+   * While this says true, this thread renders nothing itself and waits for
+   * the workers instead: it has work under way on libuv's threads (the
+   * build's share cards), whose every step needs this thread's event loop,
+   * and which uses the core this thread would have rendered on.
+   */
+  busy?: () => boolean;
 }
 
 /** Render into a folder (on workers where they can run) or into a sink on this thread. */
@@ -52,7 +59,7 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir));
   const workers = Math.max(1, workerCount(threads));
   const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
-  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0 });
+  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy });
 }
 
 function inlinePool(setup: RenderSetup, sink: OutputSink): RenderPool {
@@ -71,7 +78,12 @@ interface Slot {
   inFlight: number;
 }
 
-function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: { workers: number; startWith: number; growAfter: number }): RenderPool {
+function workerPool(
+  script: string,
+  setup: RenderSetup,
+  outDir: string,
+  sizes: { workers: number; startWith: number; growAfter: number; busy?: () => boolean },
+): RenderPool {
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -116,7 +128,7 @@ function workerPool(script: string, setup: RenderSetup, outDir: string, sizes: {
     // while its first worker starts up.
     if (slots.length === sizes.workers || asked > sizes.growAfter) {
       if (failure) throw failure;
-      if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER)) {
+      if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER) && !sizes.busy?.()) {
         // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
         // workers' messages are heard (the build's loop only awaits promises, which never let them in).
         renderHere(batch);

@@ -61,10 +61,28 @@ interface RasterJob {
   make: () => Promise<CoverFile[]>;
 }
 
-export async function writeCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): Promise<CoverCounts> {
+/** A cover stage under way: its rasters are being made; finish() draws the SVG covers and waits for the rest. */
+export interface CoversUnderWay {
+  finish(): Promise<CoverCounts>;
+  /** Waits for the rasters under way, whatever became of them (a build that failed, before it removes its release). */
+  settled(): Promise<void>;
+  /** Rasters are still being made. */
+  busy(): boolean;
+}
+
+/**
+ * Starts the cover stage: records every file's version at once, and starts
+ * making the rasters that neither the release nor the image cache has. They
+ * are made on libuv's threads, so a build starts them before it renders its
+ * pages: a cold build's share cards (0.6 s of CPU) are then drawn beside the
+ * rendering instead of after it, while a core would otherwise wait. The SVG
+ * covers are drawn when finish() is called, on the calling thread.
+ */
+export function startCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): CoversUnderWay {
   const counts: CoverCounts = { made: 0, cached: 0, kept: 0, drawn: 0 };
   const todo: RasterJob[] = [];
-  for (const job of rasterJobs(model, target, counts)) {
+  const svgs: CoverSubject[] = [];
+  for (const job of rasterJobs(model, target, svgs)) {
     let kept = true;
     for (const file of job.outputs.values()) {
       target.record(file, job.key);
@@ -75,7 +93,8 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
   }
   // Rasterising runs on libuv's threads: one picture per core at a time keeps them all busy.
   const limit = pLimit(Math.max(1, availableParallelism()));
-  await Promise.all(
+  let busy = todo.length > 0;
+  const rasters = Promise.all(
     todo.map((job) =>
       limit(async () => {
         let files = await readCached(options.cacheDir, job.key);
@@ -92,7 +111,23 @@ export async function writeCovers(model: SiteModel, target: CoverTarget, options
       }),
     ),
   );
-  return counts;
+  // Heard in finish(); until then a failure (an operator's file that is no picture) must not end the process.
+  rasters.catch(() => undefined).finally(() => (busy = false));
+  return {
+    async finish() {
+      for (const subject of svgs) {
+        target.write(urls.coverSvg(subject.slug).slice(1), coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
+        counts.drawn++;
+      }
+      svgs.length = 0;
+      await rasters;
+      return counts;
+    },
+    async settled() {
+      await rasters.catch(() => undefined);
+    },
+    busy: () => busy,
+  };
 }
 
 /**
@@ -104,10 +139,11 @@ const KEY_BASE = digest(JSON.stringify([ART_VERSION, ENCODING, LAYOUT]));
 const CARD = 'card.jpg';
 
 /**
- * Writes each drawn cover's SVG as it goes (drawing one costs less than reading it from a cache would), and yields
- * the rasters the site needs: each provider picture's set, and each share card once, however many articles show it.
+ * Records each drawn cover's SVG and puts those to write in `svgs` (drawing one costs less than reading it from a
+ * cache would), and yields the rasters the site needs: each provider picture's set, and each share card once,
+ * however many articles show it.
  */
-function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts): Generator<RasterJob> {
+function* rasterJobs(model: SiteModel, target: CoverTarget, svgs: CoverSubject[]): Generator<RasterJob> {
   const brand = model.content.settings.brand;
   const cards = new Map<string, ShareCard>();
   // An SVG's version is what it is drawn from besides its slug, which its file's name holds: one digest per subcategory.
@@ -128,10 +164,7 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, counts: CoverCounts)
     if (version === undefined) svgVersions.set(where, (version = digest(`${ART_VERSION} svg ${where}`)));
     const file = urls.coverSvg(article.slug).slice(1);
     target.record(file, version);
-    if (target.previous?.[file] !== version) {
-      target.write(file, coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
-      counts.drawn++;
-    }
+    if (target.previous?.[file] !== version) svgs.push(subject);
     const card = articleShareCard(article.slug, placement, brand, false);
     cards.set(card.path, card);
   }
