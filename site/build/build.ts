@@ -40,7 +40,7 @@ import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
 import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
-import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
+import { createRenderPool, defaultThreads, type PoolOptions, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
@@ -246,7 +246,10 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
     { cacheDir: options.imageCache },
   );
   target.settled = covers.settled;
-  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, { ...options, busy: covers.busy });
+  // The SVG covers are drawn by the render threads, a few with each batch of pages.
+  const svgCovers = covers.takeSvgs();
+  for (const subject of svgCovers) written.push(urls.coverSvg(subject.slug).slice(1));
+  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, { ...options, busy: covers.busy, covers: svgCovers });
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
@@ -321,7 +324,7 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   manifest: BuildManifest,
   written: string[],
-  options: BuildOptions & { busy?: () => boolean },
+  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers'>,
 ) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
@@ -332,16 +335,16 @@ async function renderPages(
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy });
+  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers });
   else if (threads > 1 && total >= EAGER_WORKER_PAGES)
-    pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT, busy: options.busy });
+    pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT, busy: options.busy, covers: options.covers });
   const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
     if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, output, { threads, busy: options.busy });
+    pool ??= createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };
@@ -370,7 +373,7 @@ async function renderPages(
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
-    pool ??= createRenderPool(setup, output, { threads: 1 });
+    pool ??= createRenderPool(setup, output, { threads: 1, covers: options.covers });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     mark('find changed pages');
     await pool.finish();

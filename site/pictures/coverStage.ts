@@ -26,6 +26,7 @@ import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
+import { svgCoverFile } from './svgCover.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
 import { articleShareCard, siteShareCard, type ShareCard } from './shareCards.ts';
 import { FeltError } from '../../shared/errors.ts';
@@ -50,7 +51,7 @@ export interface CoverCounts {
   cached: number;
   /** Rasters the release already had. */
   kept: number;
-  /** Articles' SVG covers written by this build (the others the release already had). */
+  /** Articles' SVG covers this build writes (the others the release already had). */
   drawn: number;
 }
 
@@ -63,6 +64,12 @@ interface RasterJob {
 
 /** A cover stage under way: its rasters are being made; finish() draws the SVG covers and waits for the rest. */
 export interface CoversUnderWay {
+  /**
+   * Hands the SVG covers still to draw to the caller, who writes each
+   * svgCoverFile (the render threads, beside their pages); finish() then
+   * draws none of them.
+   */
+  takeSvgs(): CoverSubject[];
   finish(): Promise<CoverCounts>;
   /** Waits for the rasters under way, whatever became of them (a build that failed, before it removes its release). */
   settled(): Promise<void>;
@@ -76,7 +83,7 @@ export interface CoversUnderWay {
  * are made on libuv's threads, so a build starts them before it renders its
  * pages: a cold build's share cards (0.6 s of CPU) are then drawn beside the
  * rendering instead of after it, while a core would otherwise wait. The SVG
- * covers are drawn when finish() is called, on the calling thread.
+ * covers are drawn by whoever takes them (takeSvgs), else by finish().
  */
 export function startCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): CoversUnderWay {
   const counts: CoverCounts = { made: 0, cached: 0, kept: 0, drawn: 0 };
@@ -113,13 +120,14 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   );
   // Heard in finish(); until then a failure (an operator's file that is no picture) must not end the process.
   rasters.catch(() => undefined).finally(() => (busy = false));
+  counts.drawn = svgs.length;
   return {
+    takeSvgs: () => svgs.splice(0),
     async finish() {
-      for (const subject of svgs) {
-        target.write(urls.coverSvg(subject.slug).slice(1), coverSvg(subject, COVER_WIDTH, COVER_HEIGHT));
-        counts.drawn++;
+      for (const subject of svgs.splice(0)) {
+        const file = svgCoverFile(subject);
+        target.write(file.path, file.content);
       }
-      svgs.length = 0;
       await rasters;
       return counts;
     },

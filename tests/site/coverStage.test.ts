@@ -2,14 +2,17 @@
  * Issue 13: a cold build's share cards (85 rasters on the bundled categories,
  * 0.6 s of CPU) are made on libuv's threads while the pages render, not
  * after them: the build starts the cover stage before its pages
- * (site/pictures/coverStage.ts, startCovers) and only draws the SVG covers
- * and collects the rasters at the end.
+ * (site/pictures/coverStage.ts, startCovers) and collects the rasters at the
+ * end; the SVG covers are drawn by the render threads beside their pages
+ * (takeSvgs, site/build/renderBatch.ts), not by the build's thread after
+ * the last page.
  */
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { loadMessages } from '../../site/i18n/loadMessages.ts';
 import { buildSiteModel } from '../../site/model/siteModel.ts';
 import { startCovers } from '../../site/pictures/coverStage.ts';
+import { svgCoverFile } from '../../site/pictures/svgCover.ts';
 import { FIXTURE_SITE } from './helpers.ts';
 
 describe('the cover stage', () => {
@@ -36,5 +39,24 @@ describe('the cover stage', () => {
     const counts = await covers.finish();
     expect(counts).toMatchObject({ made: cards.length, drawn: svgFiles.length });
     for (const file of svgFiles) expect(String(written.get(file))).toMatch(/^<svg /);
+  });
+
+  it('hands its SVG covers to whoever renders the pages: each is the file finish() would have written, and finish() then writes none', async () => {
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    const byStage = new Map<string, string | Uint8Array>();
+    await startCovers(model, { record: () => undefined, write: (file, bytes) => byStage.set(file, bytes) }).finish();
+
+    const written = new Map<string, string | Uint8Array>();
+    const covers = startCovers(model, { record: () => undefined, write: (file, bytes) => written.set(file, bytes) });
+    const taken = covers.takeSvgs();
+    expect(taken).toHaveLength(model.articles.length);
+    expect(covers.takeSvgs()).toEqual([]);
+    const counts = await covers.finish();
+    expect(counts.drawn).toBe(model.articles.length);
+    expect([...written.keys()].filter((file) => file.endsWith('.svg'))).toEqual([]);
+    for (const subject of taken) {
+      const file = svgCoverFile(subject);
+      expect(file.content, file.path).toBe(byStage.get(file.path));
+    }
   });
 });
