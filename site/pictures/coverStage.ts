@@ -17,6 +17,7 @@
  * current one).
  */
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -98,17 +99,22 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
     if (kept) counts.kept++;
     else todo.push(job);
   }
+  // A cold build has no image cache to look in: each look is a round trip through the event loop, per raster.
+  const cacheDir = options.cacheDir && existsSync(options.cacheDir) ? options.cacheDir : undefined;
   // Rasterising runs on libuv's threads: one picture per core at a time keeps them all busy.
   const limit = pLimit(Math.max(1, availableParallelism()));
   let busy = todo.length > 0;
+  // Storing a raster in the image cache (six file operations and an fsync) does not hold up the next raster,
+  // nor the build's thread, which renders no page while rasters are under way (renderPool.ts, busy).
+  const stores: Promise<void>[] = [];
   const rasters = Promise.all(
     todo.map((job) =>
       limit(async () => {
-        let files = await readCached(options.cacheDir, job.key);
+        let files = await readCached(cacheDir, job.key);
         if (files) counts.cached++;
         else {
           files = await job.make();
-          await storeCached(options.cacheDir, job.key, files);
+          stores.push(storeCached(options.cacheDir, job.key, files));
           counts.made++;
         }
         for (const file of files) {
@@ -129,10 +135,12 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
         target.write(file.path, file.content);
       }
       await rasters;
+      await Promise.all(stores);
       return counts;
     },
     async settled() {
       await rasters.catch(() => undefined);
+      await Promise.all(stores);
     },
     busy: () => busy,
   };
