@@ -20,7 +20,7 @@ import type { WorkerMessage } from './renderWorker.ts';
 export { defaultThreads };
 
 const BATCH = 32;
-const IN_FLIGHT_PER_WORKER = 2;
+const IN_FLIGHT_PER_WORKER = 4;
 /** SVG covers drawn with each batch: about a page's time (70 µs each against 0.8 ms a page), so batches stay even. */
 const COVERS_PER_BATCH = 32;
 
