@@ -249,19 +249,39 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   // The SVG covers are drawn by the render threads, a few with each batch of pages.
   const svgCovers = covers.takeSvgs();
   for (const subject of svgCovers) written.push(urls.coverSvg(subject.slug).slice(1));
-  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, { ...options, busy: covers.busy, covers: svgCovers });
+
+  /** Writes a file the release does not have as it is; returns its digest, its version in the manifest. */
+  const putOther = (file: string, contents: string | Uint8Array) => {
+    const hash = digest(contents);
+    if (reuse?.others[file] !== hash) {
+      sink.write(file, contents);
+      written.push(file);
+    }
+    return hash;
+  };
+  const writeOther = (file: string, contents: string | Uint8Array) => (manifest.others[file] = putOther(file, contents));
+  // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
+  const keepOther = (file: string, hash: string) => (manifest.others[file] = hash);
+
+  // The search index (a full one: about 40 µs of CPU an article) is made by this thread while the workers render
+  // the pages queued for it; its files' versions go into the manifest where they always went.
+  const searchVersions: [file: string, version: string][] = [];
+  let search: { summary: ReturnType<typeof writeSearchIndex>; milliseconds: number } | undefined;
+  const makeSearchIndex = () => {
+    const started = performance.now();
+    const summary = writeSearchIndex(model, {
+      previous: reuse?.others,
+      currentRelease: target.layout?.current,
+      write: (file, contents) => searchVersions.push([file, putOther(file, contents)]),
+      keep: (file, hash) => searchVersions.push([file, hash]),
+    });
+    search = { summary, milliseconds: performance.now() - started };
+  };
+  const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
+  const pages = await renderPages(model, target.pool, setup, reuse, manifest, written, { ...options, busy: covers.busy, covers: svgCovers, beside });
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
-  const writeOther = (file: string, contents: string | Uint8Array) => {
-    const hash = digest(contents);
-    manifest.others[file] = hash;
-    if (reuse?.others[file] === hash) return;
-    sink.write(file, contents);
-    written.push(file);
-  };
-  // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
-  const keepOther = (file: string, hash: string) => (manifest.others[file] = hash);
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
   // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
@@ -281,8 +301,10 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   writeOther('robots.txt', robotsTxt(settings.url));
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   mark('sitemaps, feeds');
-  const search = writeSearchIndex(model, { previous: reuse?.others, currentRelease: target.layout?.current, write: writeOther, keep: keepOther });
-  mark(`search index (${search.base ? 'base' : `delta ${search.delta}, ${search.tombstones} gone`})`);
+  if (!search) makeSearchIndex();
+  for (const [file, version] of searchVersions) keepOther(file, version);
+  const { summary, milliseconds } = search!;
+  mark(`search index (${summary.base ? 'base' : `delta ${summary.delta}, ${summary.tombstones} gone`}; ${milliseconds.toFixed(0)} ms beside the pages)`);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
@@ -308,6 +330,12 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
+/**
+ * The most pages queued for the workers while this thread makes the search index: about 1.6 s of a worker's
+ * rendering, and the index's whole time up to 32,000 articles; the queue is held in memory meanwhile.
+ */
+const SEARCH_PAGES_AHEAD_MAX = 2048;
+
 /** Below this many pages to render, workers cost more to start than they save. */
 const INLINE_LIMIT = 300;
 /**
@@ -324,7 +352,7 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   manifest: BuildManifest,
   written: string[],
-  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers'>,
+  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'>,
 ) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
@@ -335,16 +363,23 @@ async function renderPages(
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers });
+  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside });
   else if (threads > 1 && total >= EAGER_WORKER_PAGES)
-    pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT, busy: options.busy, covers: options.covers });
+    pool = createRenderPool(setup, output, {
+      threads,
+      startWith: 1,
+      growAfter: INLINE_LIMIT,
+      busy: options.busy,
+      covers: options.covers,
+      beside: options.beside,
+    });
   const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
     if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers });
+    pool ??= createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };
@@ -373,7 +408,7 @@ async function renderPages(
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
-    pool ??= createRenderPool(setup, output, { threads: 1, covers: options.covers });
+    pool ??= createRenderPool(setup, output, { threads: 1, covers: options.covers, beside: options.beside });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     mark('find changed pages');
     await pool.finish();

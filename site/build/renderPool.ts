@@ -52,6 +52,18 @@ export interface PoolOptions {
   busy?: () => boolean;
   /** SVG covers to draw (site/pictures/svgCover.ts), a few with each batch of pages, the rest once the pages are out. */
   covers?: CoverSubject[];
+  /**
+   * Work for this thread to do once while the workers render (the build's
+   * search index): run as soon as `pagesAhead` pages are queued for them,
+   * else once the last page has gone out. Until then this thread renders
+   * nothing itself, so that the queue builds up.
+   */
+  beside?: BesideTask;
+}
+
+export interface BesideTask {
+  run: () => void;
+  pagesAhead: number;
 }
 
 /** Render into a folder (on workers where they can run) or into a sink on this thread. */
@@ -59,17 +71,18 @@ export type PoolOutput = { dir: string } | { sink: OutputSink };
 
 export function createRenderPool(setup: RenderSetup, output: PoolOutput, options: PoolOptions = {}): RenderPool {
   const covers = options.covers ?? [];
-  if ('sink' in output) return inlinePool(setup, output.sink, covers);
+  const beside = options.beside;
+  if ('sink' in output) return inlinePool(setup, output.sink, covers, beside);
   const outDir = output.dir;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
-  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir), covers);
+  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir), covers, beside);
   const workers = Math.max(1, workerCount(threads));
   const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
-  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers);
+  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers, beside);
 }
 
-function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[]): RenderPool {
+function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[], beside: BesideTask | undefined): RenderPool {
   const render = createPageRenderer(setup);
   return {
     threads: 1,
@@ -78,6 +91,7 @@ function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[]
     },
     async finish() {
       writeBatch({ pages: [], covers: covers.splice(0) }, render, sink);
+      beside?.run();
     },
   };
 }
@@ -93,6 +107,7 @@ function workerPool(
   outDir: string,
   sizes: { workers: number; startWith: number; growAfter: number; busy?: () => boolean },
   covers: CoverSubject[],
+  besideTask: BesideTask | undefined,
 ): RenderPool {
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -130,6 +145,13 @@ function workerPool(
     if (failure) throw failure;
   };
 
+  let beside = besideTask;
+  const runBeside = () => {
+    const task = beside;
+    beside = undefined;
+    task?.run();
+  };
+
   const dispatch = async () => {
     if (batch.length === 0 && covers.length === 0) return;
     while (slots.length < sizes.workers && asked >= sizes.growAfter) slots.push(spawn());
@@ -138,15 +160,25 @@ function workerPool(
     // while its first worker starts up.
     if (slots.length === sizes.workers || asked > sizes.growAfter) {
       if (failure) throw failure;
-      if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER) && !sizes.busy?.()) {
-        // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
-        // workers' messages are heard (the build's loop only awaits promises, which never let them in).
-        renderHere(batch);
-        batch = [];
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        return;
+      if (beside) {
+        // Batches queue up until the workers have enough to render while this thread does the work beside;
+        // then the workers' messages are heard, and this batch joins their queue.
+        const ahead = Math.ceil(beside.pagesAhead / BATCH / slots.length);
+        if (slots.every((s) => s.inFlight >= ahead)) {
+          runBeside();
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      } else {
+        if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER) && !sizes.busy?.()) {
+          // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
+          // workers' messages are heard (the build's loop only awaits promises, which never let them in).
+          renderHere(batch);
+          batch = [];
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          return;
+        }
+        await waitForRoom(IN_FLIGHT_PER_WORKER);
       }
-      await waitForRoom(IN_FLIGHT_PER_WORKER);
     }
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
@@ -171,6 +203,7 @@ function workerPool(
         // The pages left, then the covers no batch took, shared out as batches of their own.
         do await dispatch();
         while (covers.length > 0 && !failure);
+        if (!failure) runBeside();
         while (!failure && slots.some((s) => s.inFlight > 0)) await new Promise<void>((resolve) => (wake = resolve));
         if (failure) throw failure;
       } finally {
