@@ -21,6 +21,8 @@ export { defaultThreads };
 
 const BATCH = 32;
 const IN_FLIGHT_PER_WORKER = 4;
+/** Pages this thread renders between two turns of its event loop while work on libuv's threads is under way. */
+const BUSY_STEP = 4;
 /** SVG covers drawn with each batch: about a page's time (70 µs each against 0.8 ms a page), so batches stay even. */
 const COVERS_PER_BATCH = 32;
 
@@ -44,10 +46,9 @@ export interface PoolOptions {
   startWith?: number;
   growAfter?: number;
   /**
-   * While this says true, this thread renders nothing itself and waits for
-   * the workers instead: it has work under way on libuv's threads (the
-   * build's share cards), whose every step needs this thread's event loop,
-   * and which uses the core this thread would have rendered on.
+   * While this says true, this thread renders a few pages at a time between
+   * turns of its event loop: it has work under way on libuv's threads (the
+   * build's share cards), every step of which waits for a turn.
    */
   busy?: () => boolean;
   /** SVG covers to draw (site/pictures/svgCover.ts), a few with each batch of pages, the rest once the pages are out. */
@@ -137,7 +138,7 @@ function workerPool(
   let here: { render: ReturnType<typeof createPageRenderer>; sink: FileSink } | undefined;
   const renderHere = (pages: PageSpec[]) => {
     here ??= { render: createPageRenderer(setup), sink: new FileSink(outDir) };
-    writeBatch({ pages, covers: covers.splice(0, COVERS_PER_BATCH) }, here.render, here.sink);
+    writeBatch({ pages, covers: covers.splice(0, Math.ceil((COVERS_PER_BATCH * pages.length) / BATCH)) }, here.render, here.sink);
   };
 
   const waitForRoom = async (limit: number) => {
@@ -169,12 +170,17 @@ function workerPool(
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
       } else {
-        if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER) && !sizes.busy?.()) {
+        if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER)) {
           // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
-          // workers' messages are heard (the build's loop only awaits promises, which never let them in).
-          renderHere(batch);
+          // workers' messages are heard (the build's loop only awaits promises, which never let them in). While
+          // work is under way on libuv's threads (busy), a few pages at a time: each of its steps waits for a turn
+          // of this thread's event loop, and a whole batch between two turns held the share cards up for seconds.
+          const step = sizes.busy?.() ? BUSY_STEP : batch.length;
+          for (let i = 0; i < batch.length; i += step) {
+            renderHere(batch.slice(i, i + step));
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
           batch = [];
-          await new Promise<void>((resolve) => setImmediate(resolve));
           return;
         }
         await waitForRoom(IN_FLIGHT_PER_WORKER);

@@ -105,7 +105,7 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   const limit = pLimit(Math.max(1, availableParallelism()));
   let busy = todo.length > 0;
   // Storing a raster in the image cache (six file operations and an fsync) does not hold up the next raster,
-  // nor the build's thread, which renders no page while rasters are under way (renderPool.ts, busy).
+  // nor the build's thread, whose event loop every raster's step waits for (renderPool.ts, busy).
   const stores: Promise<void>[] = [];
   const rasters = Promise.all(
     todo.map((job) =>
