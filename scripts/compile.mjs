@@ -6,9 +6,26 @@
 // loads the servers' or the storage clients' code, `felt --help` loads
 // commander alone.
 import { build } from 'esbuild';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assignClassFields } from './markdownItFields.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+// markdown-it is bundled (its own dependencies stay external), its class fields assigned (markdownItFields.mjs).
+const MARKDOWN_IT = fileURLToPath(import.meta.resolve('markdown-it'));
+const markdownItFields = {
+  name: 'markdown-it-fields',
+  setup(b) {
+    b.onResolve({ filter: /^markdown-it$/ }, () => ({ path: MARKDOWN_IT }));
+    b.onLoad({ filter: /markdown-it\.mjs$/ }, async (args) => ({
+      contents: assignClassFields(await readFile(args.path, 'utf8')),
+      loader: 'js',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
 
 await build({
   absWorkingDir: root,
@@ -25,4 +42,5 @@ await build({
   jsx: 'automatic',
   sourcemap: 'linked',
   logLevel: 'warning',
+  plugins: [markdownItFields],
 });

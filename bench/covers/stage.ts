@@ -13,7 +13,7 @@ import { loadContent } from '../../site/content/loadContent.ts';
 import { loadMessages } from '../../site/i18n/loadMessages.ts';
 import { buildSiteModel } from '../../site/model/siteModel.ts';
 import { findProviderPictures } from '../../site/pictures/providerPictures.ts';
-import { writeCovers } from '../../site/pictures/coverStage.ts';
+import { startCovers } from '../../site/pictures/coverStage.ts';
 import { FileSink } from '../../site/build/fileSink.ts';
 
 export async function runStageBench(contentDir: string): Promise<void> {
@@ -29,7 +29,7 @@ export async function runStageBench(contentDir: string): Promise<void> {
       let files = 0;
       const cpu = process.cpuUsage();
       const start = performance.now();
-      const counts = await writeCovers(model, { record: () => undefined, write: (file, bytes) => (files++, sink.write(file, bytes)) }, { cacheDir });
+      const counts = await startCovers(model, { record: () => undefined, write: (file, bytes) => (files++, sink.write(file, bytes)) }, { cacheDir }).finish();
       const used = process.cpuUsage(cpu);
       console.log(
         `${model.articles.length.toLocaleString('en')} articles, ${label}: ${((performance.now() - start) / 1000).toFixed(2)} s wall, ${((used.user + used.system) / 1e6).toFixed(2)} s CPU; ` +

@@ -40,7 +40,7 @@ import { duringStage } from '../../shared/stageErrors.ts';
 import { createPageKeyer } from './pageKey.ts';
 import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
-import { createRenderPool, defaultThreads, type PoolOutput, type RenderPool } from './renderPool.ts';
+import { createRenderPool, defaultThreads, type PoolOptions, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
@@ -51,7 +51,7 @@ import { assertSerializable } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
 import { findProviderPictures } from '../pictures/providerPictures.ts';
-import { writeCovers } from '../pictures/coverStage.ts';
+import { startCovers } from '../pictures/coverStage.ts';
 import { buildSitemaps, robotsTxt, type SitemapEntry } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
@@ -74,7 +74,13 @@ export interface BuildOptions {
 export type MemoryBuildOptions = Omit<BuildOptions, 'outDir' | 'threads' | 'incremental'>;
 
 /** Where writeSite puts files: the layout's staging folder, made into a release at the end, or memory (no layout). */
-type Target = { layout?: OutputLayout; sink: OutputSink; pool: PoolOutput };
+type Target = {
+  layout?: OutputLayout;
+  sink: OutputSink;
+  pool: PoolOutput;
+  /** Set by writeSite: waits for what it has under way beside the pages (the cover stage's rasters). */
+  settled?: () => Promise<void>;
+};
 
 export interface BuildResult {
   outDir: string;
@@ -102,8 +108,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outDir = path.resolve(options.outDir);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
+  const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
   try {
-    const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
     // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
     // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
     const imageCache = path.join(cacheDir, 'images');
@@ -124,6 +130,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } catch (error) {
     // An unfinished release is never served; the next build removes whatever this leaves. On a
     // read-only or failing disk the removal fails too: the first failure is the one to report.
+    // Nothing may still be writing into it meanwhile.
+    await target.settled?.();
     removeLeftover(staging);
     throw error;
   }
@@ -221,21 +229,60 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const maker = new ManifestMaker(templateKey, reuse);
   const { manifest } = maker;
   const written: string[] = [];
+  const { sink, layout } = target;
 
-  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, options);
+  // The rasters (a cold build's share cards) are made on libuv's threads while the pages render; their files'
+  // versions go into the manifest after the other files', where they always went.
+  const coverVersions: [file: string, version: string][] = [];
+  const covers = startCovers(
+    model,
+    {
+      previous: reuse?.others,
+      record: (file, version) => coverVersions.push([file, version]),
+      write: (file, bytes) => {
+        sink.write(file, bytes);
+        written.push(file);
+      },
+    },
+    { cacheDir: options.imageCache },
+  );
+  target.settled = covers.settled;
+  // The SVG covers are drawn by the render threads, a few with each batch of pages.
+  const svgCovers = covers.takeSvgs();
+  for (const subject of svgCovers) written.push(urls.coverSvg(subject.slug).slice(1));
+
+  /** Writes a file the release does not have as it is; returns its digest, its version in the manifest. */
+  const putOther = (file: string, contents: string | Uint8Array) => {
+    const hash = digest(contents);
+    if (reuse?.others.get(file) !== hash) {
+      sink.write(file, contents);
+      written.push(file);
+    }
+    return hash;
+  };
+  const writeOther = (file: string, contents: string | Uint8Array) => maker.setOther(file, putOther(file, contents));
+  // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
+  const keepOther = (file: string, hash: string) => maker.setOther(file, hash);
+
+  // The search index (a full one: about 40 µs of CPU an article) is made by this thread while the workers render
+  // the pages queued for it; its files' versions go into the manifest where they always went.
+  const searchVersions: [file: string, version: string][] = [];
+  let search: { summary: ReturnType<typeof writeSearchIndex>; milliseconds: number } | undefined;
+  const makeSearchIndex = () => {
+    const started = performance.now();
+    const summary = writeSearchIndex(model, {
+      previous: reuse?.others,
+      currentRelease: target.layout?.current,
+      write: (file, contents) => searchVersions.push([file, putOther(file, contents)]),
+      keep: (file, hash) => searchVersions.push([file, hash]),
+    });
+    search = { summary, milliseconds: performance.now() - started };
+  };
+  const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
+  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, busy: covers.busy, covers: svgCovers, beside });
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
-  const { sink, layout } = target;
-  const writeOther = (file: string, contents: string | Uint8Array) => {
-    const hash = digest(contents);
-    maker.setOther(file, hash);
-    if (reuse?.others.get(file) === hash) return;
-    sink.write(file, contents);
-    written.push(file);
-  };
-  // A file of the current release kept as it is: in the manifest, not written (commit.ts links it).
-  const keepOther = (file: string, hash: string) => maker.setOther(file, hash);
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
   // No /slice-data/*.json: nothing read them (the header's data is the static query file above, the footer is in every page).
@@ -255,25 +302,17 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   writeOther('robots.txt', robotsTxt(settings.url));
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   mark('sitemaps, feeds');
-  const search = writeSearchIndex(model, { previous: reuse?.others, currentRelease: target.layout?.current, write: writeOther, keep: keepOther });
-  mark(`search index (${search.base ? 'base' : `delta ${search.delta}, ${search.tombstones} gone`})`);
+  if (!search) makeSearchIndex();
+  for (const [file, version] of searchVersions) keepOther(file, version);
+  const { summary, milliseconds } = search!;
+  mark(`search index (${summary.base ? 'base' : `delta ${summary.delta}, ${summary.tombstones} gone`}; ${milliseconds.toFixed(0)} ms beside the pages)`);
   for (const file of staticFiles(model.content)) writeOther(file.path, file.content);
   for (const file of retractedFiles(model, assets.css)) writeOther(file.path, file.content);
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
   mark('other files');
-  const covers = await writeCovers(
-    model,
-    {
-      previous: reuse?.others,
-      record: (file, version) => maker.setOther(file, version),
-      write: (file, bytes) => {
-        sink.write(file, bytes);
-        written.push(file);
-      },
-    },
-    { cacheDir: options.imageCache },
-  );
-  mark(`covers (${covers.made} made, ${covers.cached} cached)`);
+  const coverCounts = await covers.finish();
+  for (const [file, version] of coverVersions) maker.setOther(file, version);
+  mark(`covers (${coverCounts.made} made, ${coverCounts.cached} cached)`);
 
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
   if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...maker.delta() };
@@ -292,6 +331,12 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
 }
 
+/**
+ * The most pages queued for the workers while this thread makes the search index: about 1.6 s of a worker's
+ * rendering, and the index's whole time up to 32,000 articles; the queue is held in memory meanwhile.
+ */
+const SEARCH_PAGES_AHEAD_MAX = 2048;
+
 /** Below this many pages to render, workers cost more to start than they save. */
 const INLINE_LIMIT = 300;
 /**
@@ -308,7 +353,7 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   maker: ManifestMaker,
   written: string[],
-  options: BuildOptions,
+  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'>,
 ) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
@@ -319,15 +364,23 @@ async function renderPages(
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, output, { threads });
-  else if (threads > 1 && total >= EAGER_WORKER_PAGES) pool = createRenderPool(setup, output, { threads, startWith: 1, growAfter: INLINE_LIMIT });
+  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside });
+  else if (threads > 1 && total >= EAGER_WORKER_PAGES)
+    pool = createRenderPool(setup, output, {
+      threads,
+      startWith: 1,
+      growAfter: INLINE_LIMIT,
+      busy: options.busy,
+      covers: options.covers,
+      beside: options.beside,
+    });
   const held: PageSpec[] = [];
   const render = async (spec: PageSpec) => {
     if (!pool && held.length < INLINE_LIMIT) {
       held.push(spec);
       return;
     }
-    pool ??= createRenderPool(setup, output, { threads });
+    pool ??= createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     await pool.render(spec);
   };
@@ -356,7 +409,7 @@ async function renderPages(
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
     }
-    pool ??= createRenderPool(setup, output, { threads: 1 });
+    pool ??= createRenderPool(setup, output, { threads: 1, covers: options.covers, beside: options.beside });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     mark('find changed pages');
     await pool.finish();

@@ -8,7 +8,7 @@
 export const CRASH_POINTS = [
   /** The layout is ready and the staging folder made; nothing rendered. */
   'prepared',
-  /** Every page is rendered into staging; feeds, sitemaps and the search index are not. */
+  /** Every page is rendered into staging, and the search index made beside them; feeds and sitemaps are not. */
   'pages-written',
   /** Incremental: the spare release renamed to the new one and its manifest removed. */
   'release-opened',

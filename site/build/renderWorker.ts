@@ -6,27 +6,27 @@
  * the first message.
  */
 import { parentPort } from 'node:worker_threads';
-import type { PageSpec } from '../pages/types.ts';
 import { FileSink } from './fileSink.ts';
+import { writeBatch, type RenderBatch } from './renderBatch.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { serializeError } from './workerErrors.ts';
 import { writingSite } from './stages.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
 
-/** What the pool sends: the setup once, then batches of pages. */
-export type WorkerMessage = { setup: RenderSetup; outDir: string } | PageSpec[];
+/** What the pool sends: the setup once, then batches of pages, each with a few SVG covers to draw (renderPool.ts). */
+export type WorkerMessage = { setup: RenderSetup; outDir: string } | RenderBatch;
 
 let job: { render: ReturnType<typeof createPageRenderer>; sink: FileSink; outDir: string } | undefined;
 
 parentPort!.on('message', (message: WorkerMessage) => {
-  if (!Array.isArray(message)) {
+  if ('setup' in message) {
     job = { render: createPageRenderer(message.setup), sink: new FileSink(message.outDir), outDir: message.outDir };
     return;
   }
   const { render, sink, outDir } = job!;
   try {
-    for (const spec of message) for (const file of render(spec)) sink.write(file.path, file.content);
-    parentPort!.postMessage({ done: message.length });
+    writeBatch(message, render, sink);
+    parentPort!.postMessage({ done: message.pages.length });
   } catch (error) {
     // A full disk is said here: past postMessage, the system error's code is gone.
     parentPort!.postMessage({ error: serializeError(environmentError(error, writingSite(outDir)) ?? error) });

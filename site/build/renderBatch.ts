@@ -1,0 +1,24 @@
+/**
+ * What a render thread is given at a time: a batch of pages, and a few of
+ * the build's SVG covers to draw beside them (site/pictures/svgCover.ts), so
+ * that drawing them is shared by every thread that renders instead of
+ * waiting for the build's own thread after the last page.
+ */
+import type { PageSpec } from '../pages/types.ts';
+import type { CoverSubject } from '../pictures/coverArt.ts';
+import { svgCoverFile } from '../pictures/svgCover.ts';
+import type { PageRenderer } from '../render/pageRenderer.ts';
+import type { OutputSink } from './fileSink.ts';
+
+export interface RenderBatch {
+  pages: PageSpec[];
+  covers: CoverSubject[];
+}
+
+export function writeBatch(batch: RenderBatch, render: PageRenderer, sink: OutputSink): void {
+  for (const spec of batch.pages) for (const file of render(spec)) sink.write(file.path, file.content);
+  for (const subject of batch.covers) {
+    const file = svgCoverFile(subject);
+    sink.write(file.path, file.content);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Issue 13: a cold build's share cards (85 rasters on the bundled categories,
+ * 0.6 s of CPU) are made on libuv's threads while the pages render, not
+ * after them: the build starts the cover stage before its pages
+ * (site/pictures/coverStage.ts, startCovers) and collects the rasters at the
+ * end; the SVG covers are drawn by the render threads beside their pages
+ * (takeSvgs, site/build/renderBatch.ts), not by the build's thread after
+ * the last page.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../../site/content/loadContent.ts';
+import { loadMessages } from '../../site/i18n/loadMessages.ts';
+import { buildSiteModel } from '../../site/model/siteModel.ts';
+import { startCovers } from '../../site/pictures/coverStage.ts';
+import { svgCoverFile } from '../../site/pictures/svgCover.ts';
+import { FIXTURE_SITE } from './helpers.ts';
+
+describe('the cover stage', () => {
+  it('makes the share cards before it is asked to finish, and the SVG covers when it is', async () => {
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    const written = new Map<string, string | Uint8Array>();
+    const versions = new Map<string, string>();
+    const covers = startCovers(model, { record: (file, version) => versions.set(file, version), write: (file, bytes) => written.set(file, bytes) });
+
+    // Every file's version is known at once: the manifest does not wait for the pictures.
+    const svgFiles = model.articles.map((a) => `images/covers/${a.slug}.svg`);
+    for (const file of svgFiles) expect(versions.has(file), file).toBe(true);
+    expect(covers.busy()).toBe(true);
+
+    // The cards are made while the caller does other work (the pages), without finish().
+    const deadline = Date.now() + 20_000;
+    while (covers.busy() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(covers.busy()).toBe(false);
+    const cards = [...written.keys()].filter((file) => file.endsWith('.jpg'));
+    expect(cards).toContain('images/site-card.jpg');
+    expect(cards.length).toBeGreaterThan(1);
+    for (const file of svgFiles) expect(written.has(file), file).toBe(false);
+
+    const counts = await covers.finish();
+    expect(counts).toMatchObject({ made: cards.length, drawn: svgFiles.length });
+    for (const file of svgFiles) expect(String(written.get(file))).toMatch(/^<svg /);
+  });
+
+  it('hands its SVG covers to whoever renders the pages: each is the file finish() would have written, and finish() then writes none', async () => {
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    const byStage = new Map<string, string | Uint8Array>();
+    await startCovers(model, { record: () => undefined, write: (file, bytes) => byStage.set(file, bytes) }).finish();
+
+    const written = new Map<string, string | Uint8Array>();
+    const covers = startCovers(model, { record: () => undefined, write: (file, bytes) => written.set(file, bytes) });
+    const taken = covers.takeSvgs();
+    expect(taken).toHaveLength(model.articles.length);
+    expect(covers.takeSvgs()).toEqual([]);
+    const counts = await covers.finish();
+    expect(counts.drawn).toBe(model.articles.length);
+    expect([...written.keys()].filter((file) => file.endsWith('.svg'))).toEqual([]);
+    for (const subject of taken) {
+      const file = svgCoverFile(subject);
+      expect(file.content, file.path).toBe(byStage.get(file.path));
+    }
+  });
+});
