@@ -8,7 +8,7 @@
  * loaded every command's packages (half a second) was a quarter of it.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -109,5 +109,22 @@ describe('what a command loads', () => {
     expect(again).not.toContain('esbuild');
     // The cached worker is the one bundling made.
     expect(await readFile(path.join(root, 'dist', 'sw.js'), 'utf8')).toBe(first);
+  });
+
+  it('felt deploy and felt pull with the local-folder storage never load the GCS client', async () => {
+    const content = await fixtureCopy();
+    const root = path.dirname(content);
+    const dist = path.join(root, 'dist');
+    await packagesLoaded(['build', '--content', content, '--out', dist, '--no-incremental']);
+    const deployed = await packagesLoaded(['deploy', '--content', content, '--storage', 'local', '--bucket', 'site', '--dist', dist]);
+    // It did deploy: the home page is in the local bucket, byte for byte.
+    expect(await readFile(path.join(root, '.buckets', 'site', 'index.html'), 'utf8')).toBe(await readFile(path.join(dist, 'index.html'), 'utf8'));
+    expect(deployed).not.toContain('@google-cloud/storage');
+
+    // The dev bucket holds the fixture's articles; pull --env dev copies them into content.dev/.
+    await cp(path.join(content, 'articles'), path.join(root, '.buckets', 'felt-magazine-dev', 'articles'), { recursive: true });
+    const pulled = await packagesLoaded(['pull', '--env', 'dev', '--content', content, '--storage', 'local']);
+    expect(await readdir(path.join(root, 'content.dev', 'articles', 'en_US'))).toEqual(await readdir(path.join(content, 'articles', 'en_US')));
+    expect(pulled).not.toContain('@google-cloud/storage');
   });
 });
