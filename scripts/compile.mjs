@@ -1,14 +1,39 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // lib/ with esbuild. Dependencies stay external: they are loaded from
-// node_modules at run time. The render worker is its own entry, loaded by
-// site/build/renderWorkers.ts from next to the CLI bundle. Each command's
-// modules are imported when it runs (cli/commands/*): `felt build` never
-// loads the servers' or the storage clients' code, `felt --help` loads
-// commander alone.
+// node_modules at run time, all but the GCS client (below). The render worker
+// is its own entry, loaded by site/build/renderWorkers.ts from next to the CLI
+// bundle. Each command's modules are imported when it runs (cli/commands/*):
+// `felt build` never loads the servers' or the storage clients' code, `felt
+// --help` loads commander alone.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * @google-cloud/storage and its tree (google-auth-library, gaxios, teeny-request, uuid, readable-stream...)
+ * are bundled into the chunk that cli/storage/gcs.ts imports on a bucket's first request: about 150 small
+ * CommonJS and ESM files that Node resolved, read and compiled one by one (package.json lookups included) on
+ * every publish, pull and deploy to GCS, and one file instead. Every other package stays external.
+ */
+const BUNDLED = new Set(['@google-cloud/storage']);
+
+/** @type {import('esbuild').Plugin} */
+const externalPackages = {
+  name: 'external-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+      // Imports made from inside a bundled package belong to its tree: bundled with it.
+      if (args.importer.includes('/node_modules/')) return undefined;
+      const name = args.path
+        .split('/')
+        .slice(0, args.path.startsWith('@') ? 2 : 1)
+        .join('/');
+      return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
 
 await build({
   absWorkingDir: root,
@@ -21,7 +46,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  plugins: [externalPackages],
+  // The bundled CommonJS files call require() for Node's own modules: an ES module has none unless given one.
+  banner: { js: "import { createRequire as __feltCreateRequire } from 'node:module'; const require = __feltCreateRequire(import.meta.url);" },
   jsx: 'automatic',
   sourcemap: 'linked',
   logLevel: 'warning',
