@@ -14,9 +14,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * @google-cloud/storage and its tree (google-auth-library, gaxios, teeny-request, uuid, readable-stream...)
  * are bundled into the chunk that cli/storage/gcs.ts imports on a bucket's first request: about 150 small
  * CommonJS and ESM files that Node resolved, read and compiled one by one (package.json lookups included) on
- * every publish, pull and deploy to GCS, and one file instead. Every other package stays external.
+ * every publish, pull and deploy to GCS, and one file instead. sanitize-html likewise (with htmlparser2 and
+ * postcss, ~80 CommonJS files that `felt check` and every build and render worker load through the routes).
+ * Every other package stays external.
  */
-const BUNDLED = new Set(['@google-cloud/storage']);
+const BUNDLED = new Set(['@google-cloud/storage', 'sanitize-html']);
 
 /** @type {import('esbuild').Plugin} */
 const externalPackages = {
