@@ -20,6 +20,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 const BUNDLED = new Set(['@google-cloud/storage', 'sanitize-html']);
 
+const GCS_CLIENT_MODULE = 'cli/storage/gcsClient.ts';
+
 /** @type {import('esbuild').Plugin} */
 const externalPackages = {
   name: 'external-packages',
@@ -32,6 +34,11 @@ const externalPackages = {
         .split('/')
         .slice(0, args.path.startsWith('@') ? 2 : 1)
         .join('/');
+      // Only through its own module, which gcs.ts imports on first use: anywhere else it would be bundled into a
+      // chunk every storage command loads at start (as checksum.ts once did for the CRC32C class).
+      if (name === '@google-cloud/storage' && !args.importer.endsWith(GCS_CLIENT_MODULE)) {
+        return { errors: [{ text: `import @google-cloud/storage only in ${GCS_CLIENT_MODULE} (loaded on a bucket's first request)` }] };
+      }
       return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
     });
   },

@@ -33,7 +33,7 @@ export class GcsStorage implements Storage {
    * fails before it, need not pay.
    */
   client(): Promise<GoogleStorage> {
-    this.loaded ??= import('@google-cloud/storage').then(
+    this.loaded ??= import('./gcsClient.ts').then(
       ({ Storage }) => new Storage({ projectId: this.options.projectId, ...(this.options.apiEndpoint ? { apiEndpoint: this.options.apiEndpoint } : {}) }),
     );
     return this.loaded;

@@ -13,25 +13,36 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startFakeGcs } from '../helpers/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
 const run = promisify(execFile);
 
-/** The packages (bare specifiers, by package name) the compiled CLI imports when run with `args`. */
+/**
+ * The package a module loaded by the compiled CLI belongs to: from its path under node_modules, or
+ * @google-cloud/storage for the chunk scripts/compile.mjs bundles the GCS client into (cli/storage/gcsClient.ts).
+ */
+function packageOfUrl(url: string): string | undefined {
+  if (/\/lib\/chunks\/gcsClient-[^/]*\.js$/.test(url)) return '@google-cloud/storage';
+  return /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+}
+
+/** The packages (by package name) whose modules the compiled CLI imports when run with `args`. */
 async function packagesLoaded(args: string[]): Promise<string[]> {
   const dir = await tempDir();
   const log = path.join(dir, 'packages.log');
   await writeFile(log, '');
-  // The hooks run on their own thread: each bare specifier resolved is appended to the log.
+  // The hooks run on their own thread: the URL of each module resolved is appended to the log.
   await writeFile(
     path.join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';
 let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
-  if (!/^(node:|[./]|file:|data:)/.test(specifier)) appendFileSync(log, specifier + '\\n');
-  return next(specifier, context);
+  const resolved = await next(specifier, context);
+  appendFileSync(log, resolved.url + '\\n');
+  return resolved;
 }`,
   );
   await writeFile(
@@ -40,16 +51,8 @@ export async function resolve(specifier, context, next) {
 register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });`,
   );
   await run(process.execPath, ['--import', pathToFileURL(path.join(dir, 'register.mjs')).href, FELT, ...args], { cwd: dir });
-  const names = (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((specifier) =>
-      specifier
-        .split('/')
-        .slice(0, specifier.startsWith('@') ? 2 : 1)
-        .join('/'),
-    );
-  return [...new Set(names)].sort();
+  const names = (await readFile(log, 'utf8')).split('\n').map(packageOfUrl);
+  return [...new Set(names.filter((name): name is string => Boolean(name)))].sort();
 }
 
 /**
@@ -126,5 +129,27 @@ describe('what a command loads', () => {
     const pulled = await packagesLoaded(['pull', '--env', 'dev', '--content', content, '--storage', 'local']);
     expect(await readdir(path.join(root, 'content.dev', 'articles', 'en_US'))).toEqual(await readdir(path.join(content, 'articles', 'en_US')));
     expect(pulled).not.toContain('@google-cloud/storage');
+
+    // A deploy to GCS (the loopback server) does load the client: the check above can see it.
+    const gcs = await startFakeGcs();
+    try {
+      const toGcs = await packagesLoaded([
+        'deploy',
+        '--content',
+        content,
+        '--storage',
+        'gcs',
+        '--storage-endpoint',
+        gcs.url,
+        '--bucket',
+        'site',
+        '--dist',
+        dist,
+      ]);
+      expect(gcs.buckets.get('site')?.has('index.html')).toBe(true);
+      expect(toGcs).toContain('@google-cloud/storage');
+    } finally {
+      await gcs.close();
+    }
   });
 });
