@@ -1,10 +1,11 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // lib/ with esbuild. Dependencies stay external: they are loaded from
-// node_modules at run time. The render worker is its own entry, loaded by
-// site/build/renderWorkers.ts from next to the CLI bundle. Each command's
-// modules are imported when it runs (cli/commands/*): `felt build` never
-// loads the servers' or the storage clients' code, `felt --help` loads
-// commander alone.
+// node_modules at run time, all but markdown-it, the GCS client and
+// sanitize-html (below). The render worker
+// is its own entry, loaded by site/build/renderWorkers.ts from next to the CLI
+// bundle. Each command's modules are imported when it runs (cli/commands/*):
+// `felt build` never loads the servers' or the storage clients' code, `felt
+// --help` loads commander alone.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,6 +28,42 @@ const markdownItFields = {
   },
 };
 
+/**
+ * @google-cloud/storage and its tree (google-auth-library, gaxios, teeny-request, uuid, readable-stream...)
+ * are bundled into the chunk that cli/storage/gcs.ts imports on a bucket's first request: about 150 small
+ * CommonJS and ESM files that Node resolved, read and compiled one by one (package.json lookups included) on
+ * every publish, pull and deploy to GCS, and one file instead. sanitize-html likewise (with htmlparser2 and
+ * postcss, ~80 CommonJS files that `felt check` and every build and render worker load through the routes).
+ * Every other package stays external.
+ */
+const BUNDLED = new Set(['@google-cloud/storage', 'sanitize-html']);
+
+const GCS_CLIENT_MODULE = 'cli/storage/gcsClient.ts';
+
+/** @type {import('esbuild').Plugin} */
+const externalPackages = {
+  name: 'external-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+      // markdown-it is bundled for its class fields alone: its own dependencies stay in node_modules.
+      if (args.importer === MARKDOWN_IT) return { path: args.path, external: true };
+      // Imports made from inside a bundled package belong to its tree: bundled with it.
+      if (args.importer.includes('/node_modules/')) return undefined;
+      const name = args.path
+        .split('/')
+        .slice(0, args.path.startsWith('@') ? 2 : 1)
+        .join('/');
+      // Only through its own module, which gcs.ts imports on first use: anywhere else it would be bundled into a
+      // chunk every storage command loads at start (as checksum.ts once did for the CRC32C class).
+      if (name === '@google-cloud/storage' && !args.importer.endsWith(GCS_CLIENT_MODULE)) {
+        return { errors: [{ text: `import @google-cloud/storage only in ${GCS_CLIENT_MODULE} (loaded on a bucket's first request)` }] };
+      }
+      return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts' },
@@ -38,9 +75,11 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
+  // markdown-it's resolution first: the external-packages rule would otherwise leave it in node_modules.
+  plugins: [markdownItFields, externalPackages],
+  // The bundled CommonJS files call require() for Node's own modules: an ES module has none unless given one.
+  banner: { js: "import { createRequire as __feltCreateRequire } from 'node:module'; const require = __feltCreateRequire(import.meta.url);" },
   jsx: 'automatic',
   sourcemap: 'linked',
   logLevel: 'warning',
-  plugins: [markdownItFields],
 });

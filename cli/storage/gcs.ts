@@ -5,7 +5,7 @@
  * itself, and an apiEndpoint from settings or flags points it elsewhere.
  * A projectId is always passed so the library never goes looking for one.
  */
-import { Storage as GoogleStorage, type File, type FileMetadata } from '@google-cloud/storage';
+import type { Storage as GoogleStorage, File, FileMetadata } from '@google-cloud/storage';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { StorageUnavailableError, notFound, preconditionFailed } from './errors.ts';
@@ -23,10 +23,20 @@ export const LISTING_FIELDS = 'items(name,size,md5Hash,crc32c,generation,content
 
 export class GcsStorage implements Storage {
   readonly kind = 'gcs' as const;
-  readonly client: GoogleStorage;
+  private loaded: Promise<GoogleStorage> | undefined;
 
-  constructor(options: GcsOptions) {
-    this.client = new GoogleStorage({ projectId: options.projectId, ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint } : {}) });
+  constructor(private readonly options: GcsOptions) {}
+
+  /**
+   * The library's client, imported on first use: @google-cloud/storage and google-auth-library are some 150
+   * modules (about 0.2 s of CPU to load), which a command that opens storage but never calls the bucket, or
+   * fails before it, need not pay.
+   */
+  client(): Promise<GoogleStorage> {
+    this.loaded ??= import('./gcsClient.ts').then(
+      ({ Storage }) => new Storage({ projectId: this.options.projectId, ...(this.options.apiEndpoint ? { apiEndpoint: this.options.apiEndpoint } : {}) }),
+    );
+    return this.loaded;
   }
 
   bucket(name: string): Bucket {
@@ -34,7 +44,7 @@ export class GcsStorage implements Storage {
   }
 
   async listBuckets(): Promise<string[]> {
-    const [buckets] = await guard('listing buckets', () => this.client.getBuckets());
+    const [buckets] = await guard('listing buckets', async () => (await this.client()).getBuckets());
     return buckets.map((b) => b.name).sort();
   }
 }
@@ -49,31 +59,35 @@ class GcsBucket implements Bucket {
     this.location = `gs://${name}`;
   }
 
-  private file(name: string): File {
-    return this.storage.client.bucket(this.name).file(name);
+  private async file(name: string): Promise<File> {
+    return (await this.storage.client()).bucket(this.name).file(name);
+  }
+
+  private async gcsBucket(name = this.name) {
+    return (await this.storage.client()).bucket(name);
   }
 
   readonly website = {
     read: async (): Promise<WebsitePages> => {
-      const [metadata] = await guard(this.location, () => this.storage.client.bucket(this.name).getMetadata());
+      const [metadata] = await guard(this.location, async () => (await this.gcsBucket()).getMetadata());
       return { mainPageSuffix: metadata.website?.mainPageSuffix, notFoundPage: metadata.website?.notFoundPage };
     },
     write: async (pages: WebsitePages): Promise<void> => {
-      await guard(this.location, () => this.storage.client.bucket(this.name).setMetadata({ website: pages }));
+      await guard(this.location, async () => (await this.gcsBucket()).setMetadata({ website: pages }));
     },
   };
 
   async exists(): Promise<boolean> {
-    const [exists] = await guard(this.location, () => this.storage.client.bucket(this.name).exists());
+    const [exists] = await guard(this.location, async () => (await this.gcsBucket()).exists());
     return exists;
   }
 
   async create(): Promise<void> {
-    await guard(this.location, () => this.storage.client.createBucket(this.name));
+    await guard(this.location, async () => (await this.storage.client()).createBucket(this.name));
   }
 
   async list(prefix: string, range: NameRange = {}): Promise<ObjectInfo[]> {
-    const bucket = this.storage.client.bucket(this.name);
+    const bucket = await this.gcsBucket();
     const infos: ObjectInfo[] = [];
     let pageToken: string | undefined;
     do {
@@ -99,7 +113,7 @@ class GcsBucket implements Bucket {
 
   async stat(name: string): Promise<ObjectInfo | undefined> {
     try {
-      const [metadata] = await guard(`${this.location}/${name}`, () => this.file(name).getMetadata());
+      const [metadata] = await guard(`${this.location}/${name}`, async () => (await this.file(name)).getMetadata());
       return toInfo(metadata);
     } catch (error) {
       if (error instanceof FeltError && error.code === 'STORAGE_NOT_FOUND') return undefined;
@@ -108,12 +122,12 @@ class GcsBucket implements Bucket {
   }
 
   async read(name: string): Promise<Buffer> {
-    const [data] = await guard(`${this.location}/${name}`, () => this.file(name).download());
+    const [data] = await guard(`${this.location}/${name}`, async () => (await this.file(name)).download());
     return data;
   }
 
   async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {
-    const file = this.file(name);
+    const file = await this.file(name);
     await guard(`${this.location}/${name}`, () =>
       file.save(data, {
         resumable: options.resumable ?? false,
@@ -135,24 +149,24 @@ class GcsBucket implements Bucket {
   }
 
   async copyTo(name: string, target: Bucket, targetName: string, options: { ifGenerationMatch?: string | number } = {}): Promise<ObjectInfo> {
-    const destination = this.storage.client.bucket(target.name).file(targetName);
+    const destination = (await this.gcsBucket(target.name)).file(targetName);
     const preconditionOpts = options.ifGenerationMatch === undefined ? undefined : { ifGenerationMatch: options.ifGenerationMatch };
-    const [, response] = await guard(`${target.location}/${targetName}`, () => this.file(name).copy(destination, { preconditionOpts }));
+    const [, response] = await guard(`${target.location}/${targetName}`, async () => (await this.file(name)).copy(destination, { preconditionOpts }));
     // The rewrite answer carries the new object's resource; the File object is not refreshed by the library.
     const written = (response as { resource?: FileMetadata } | undefined)?.resource;
     return written ? toInfo(written) : (await target.stat(targetName))!;
   }
 
   async patch(name: string, options: PatchOptions): Promise<ObjectInfo> {
-    const [metadata] = await guard(`${this.location}/${name}`, () =>
-      this.file(name).setMetadata({ contentType: options.contentType, cacheControl: options.cacheControl, metadata: options.metadata }),
+    const [metadata] = await guard(`${this.location}/${name}`, async () =>
+      (await this.file(name)).setMetadata({ contentType: options.contentType, cacheControl: options.cacheControl, metadata: options.metadata }),
     );
     return toInfo(metadata);
   }
 
   async delete(name: string, options: { ifGenerationMatch?: string | number } = {}): Promise<void> {
-    await guard(`${this.location}/${name}`, () =>
-      this.file(name).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }),
+    await guard(`${this.location}/${name}`, async () =>
+      (await this.file(name)).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }),
     );
   }
 }

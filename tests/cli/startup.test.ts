@@ -8,30 +8,41 @@
  * loaded every command's packages (half a second) was a quarter of it.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startFakeGcs } from '../helpers/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
 const run = promisify(execFile);
 
-/** The packages (bare specifiers, by package name) the compiled CLI imports when run with `args`. */
+/**
+ * The package a module loaded by the compiled CLI belongs to: from its path under node_modules, or
+ * @google-cloud/storage for the chunk scripts/compile.mjs bundles the GCS client into (cli/storage/gcsClient.ts).
+ */
+function packageOfUrl(url: string): string | undefined {
+  if (/\/lib\/chunks\/gcsClient-[^/]*\.js$/.test(url)) return '@google-cloud/storage';
+  return /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+}
+
+/** The packages (by package name) whose modules the compiled CLI imports when run with `args`. */
 async function packagesLoaded(args: string[]): Promise<string[]> {
   const dir = await tempDir();
   const log = path.join(dir, 'packages.log');
   await writeFile(log, '');
-  // The hooks run on their own thread: each bare specifier resolved is appended to the log.
+  // The hooks run on their own thread: the URL of each module resolved is appended to the log.
   await writeFile(
     path.join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';
 let log;
 export function initialize(data) { log = data.log; }
 export async function resolve(specifier, context, next) {
-  if (!/^(node:|[./]|file:|data:)/.test(specifier)) appendFileSync(log, specifier + '\\n');
-  return next(specifier, context);
+  const resolved = await next(specifier, context);
+  appendFileSync(log, resolved.url + '\\n');
+  return resolved;
 }`,
   );
   await writeFile(
@@ -40,16 +51,8 @@ export async function resolve(specifier, context, next) {
 register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });`,
   );
   await run(process.execPath, ['--import', pathToFileURL(path.join(dir, 'register.mjs')).href, FELT, ...args], { cwd: dir });
-  const names = (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((specifier) =>
-      specifier
-        .split('/')
-        .slice(0, specifier.startsWith('@') ? 2 : 1)
-        .join('/'),
-    );
-  return [...new Set(names)].sort();
+  const names = (await readFile(log, 'utf8')).split('\n').map(packageOfUrl);
+  return [...new Set(names.filter((name): name is string => Boolean(name)))].sort();
 }
 
 /**
@@ -109,5 +112,44 @@ describe('what a command loads', () => {
     expect(again).not.toContain('esbuild');
     // The cached worker is the one bundling made.
     expect(await readFile(path.join(root, 'dist', 'sw.js'), 'utf8')).toBe(first);
+  });
+
+  it('felt deploy and felt pull with the local-folder storage never load the GCS client', async () => {
+    const content = await fixtureCopy();
+    const root = path.dirname(content);
+    const dist = path.join(root, 'dist');
+    await packagesLoaded(['build', '--content', content, '--out', dist, '--no-incremental']);
+    const deployed = await packagesLoaded(['deploy', '--content', content, '--storage', 'local', '--bucket', 'site', '--dist', dist]);
+    // It did deploy: the home page is in the local bucket, byte for byte.
+    expect(await readFile(path.join(root, '.buckets', 'site', 'index.html'), 'utf8')).toBe(await readFile(path.join(dist, 'index.html'), 'utf8'));
+    expect(deployed).not.toContain('@google-cloud/storage');
+
+    // The dev bucket holds the fixture's articles; pull --env dev copies them into content.dev/.
+    await cp(path.join(content, 'articles'), path.join(root, '.buckets', 'felt-magazine-dev', 'articles'), { recursive: true });
+    const pulled = await packagesLoaded(['pull', '--env', 'dev', '--content', content, '--storage', 'local']);
+    expect(await readdir(path.join(root, 'content.dev', 'articles', 'en_US'))).toEqual(await readdir(path.join(content, 'articles', 'en_US')));
+    expect(pulled).not.toContain('@google-cloud/storage');
+
+    // A deploy to GCS (the loopback server) does load the client: the check above can see it.
+    const gcs = await startFakeGcs();
+    try {
+      const toGcs = await packagesLoaded([
+        'deploy',
+        '--content',
+        content,
+        '--storage',
+        'gcs',
+        '--storage-endpoint',
+        gcs.url,
+        '--bucket',
+        'site',
+        '--dist',
+        dist,
+      ]);
+      expect(gcs.buckets.get('site')?.has('index.html')).toBe(true);
+      expect(toGcs).toContain('@google-cloud/storage');
+    } finally {
+      await gcs.close();
+    }
   });
 });
