@@ -37,6 +37,16 @@ async function expectSameSearch(dir: string, reference: string, what = 'search')
   expect(await searchDifferences(dir, reference, queries), what).toEqual([]);
 }
 
+/** `out` holds, file for file, what a cold build of the same content writes (the search index compared by queries only). */
+async function expectSameAsColdBuild(out: string, options: Omit<Parameters<typeof buildSite>[0], 'outDir' | 'incremental'>, what?: string) {
+  const fresh = path.join(await tempDir(), 'dist');
+  await buildSite({ ...options, outDir: fresh, incremental: false });
+  const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
+  expect(Object.keys(incremental).sort(), what).toEqual(Object.keys(reference).sort());
+  for (const name of Object.keys(reference)) expect(incremental[name], what ? `${what}: ${name}` : name).toBe(reference[name]);
+  return { fresh, files: Object.keys(incremental) };
+}
+
 const NEW_ARTICLE = `---
 title: Reading Line Movement
 slug: reading-line-movement
@@ -81,14 +91,10 @@ describe('incremental builds', () => {
     expect(changed.rendered).toBeGreaterThan(1);
     expect(changed.rendered).toBeLessThan(changed.pages);
 
-    const fresh = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, outDir: fresh, now: NOW, incremental: false });
-    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
-    expect(Object.keys(incremental).sort()).toEqual(Object.keys(reference).sort());
-    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+    const { fresh, files } = await expectSameAsColdBuild(out, { contentDir: content, now: NOW });
     await expectSameSearch(out, fresh);
-    expect(Object.keys(incremental)).toContain('articles/reading-line-movement/index.html');
-    expect(Object.keys(incremental).some((f) => f.includes('crypto-books'))).toBe(false);
+    expect(files).toContain('articles/reading-line-movement/index.html');
+    expect(files.some((f) => f.includes('crypto-books'))).toBe(false);
   });
 
   it('rebuilds what a cold build would write after each kind of change an article page depends on', async () => {
@@ -131,11 +137,7 @@ describe('incremental builds', () => {
       const result = await buildSite({ contentDir: content, outDir: out, now: NOW });
       expect(result.rendered, what).toBeLessThan(result.pages);
       expect(await readFile(path.join(out, page), 'utf8'), what).toContain(expected);
-      const fresh = path.join(await tempDir(), 'dist');
-      await buildSite({ contentDir: content, outDir: fresh, now: NOW, incremental: false });
-      const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
-      expect(Object.keys(incremental).sort(), what).toEqual(Object.keys(reference).sort());
-      for (const name of Object.keys(reference)) expect(incremental[name], `${what}: ${name}`).toBe(reference[name]);
+      const { fresh } = await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, what);
       await expectSameSearch(out, fresh, what);
     }
   });
@@ -158,10 +160,7 @@ describe('incremental builds', () => {
     await writeFile(path.join(content, 'articles/en_US/table-talk.md'), await readFile(devFile));
     await buildSite({ contentDir: content, devContentDir: dev, outDir: out, now: NOW });
     expect(await readFile(page, 'utf8')).not.toContain('data-draft');
-    const fresh = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, devContentDir: dev, outDir: fresh, now: NOW, incremental: false });
-    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
-    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+    await expectSameAsColdBuild(out, { contentDir: content, devContentDir: dev, now: NOW });
   });
 
   it("never keeps a file of a spare release made from other templates: after a new year's full build, a rebuild writes what a cold build writes", async () => {
@@ -176,11 +175,7 @@ describe('incremental builds', () => {
     const rebuilt = await buildSite({ contentDir: content, outDir: out, now: nextYear });
     expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
 
-    const fresh = path.join(await tempDir(), 'dist');
-    await buildSite({ contentDir: content, outDir: fresh, now: nextYear, incremental: false });
-    const [incremental, reference] = await Promise.all([snapshot(out), snapshot(fresh)]);
-    expect(Object.keys(incremental).sort()).toEqual(Object.keys(reference).sort());
-    for (const name of Object.keys(reference)) expect(incremental[name], name).toBe(reference[name]);
+    await expectSameAsColdBuild(out, { contentDir: content, now: nextYear });
   });
 
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
