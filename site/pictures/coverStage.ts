@@ -109,23 +109,22 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   // Storing a raster in the image cache (six file operations and an fsync) does not hold up the next raster,
   // nor the build's thread, whose event loop every raster's step waits for (renderPool.ts, busy).
   const stores: Promise<void>[] = [];
-  const rasters = Promise.all(
-    todo.map((job) =>
-      limit(async () => {
-        let files = await readCached(cacheDir, job.key);
-        if (files) counts.cached++;
-        else {
-          files = await job.make();
-          stores.push(storeCached(options.cacheDir, job.key, files));
-          counts.made++;
-        }
-        for (const file of files) {
-          const output = job.outputs.get(file.name);
-          if (output) target.write(output, file.bytes);
-        }
-      }),
-    ),
+  const jobs = todo.map((job) =>
+    limit(async () => {
+      let files = await readCached(cacheDir, job.key);
+      if (files) counts.cached++;
+      else {
+        files = await job.make();
+        stores.push(storeCached(options.cacheDir, job.key, files));
+        counts.made++;
+      }
+      for (const file of files) {
+        const output = job.outputs.get(file.name);
+        if (output) target.write(output, file.bytes);
+      }
+    }),
   );
+  const rasters = Promise.all(jobs);
   // Heard in finish(); until then a failure (an operator's file that is no picture) must not end the process.
   rasters.catch(() => undefined).finally(() => (busy = false));
   counts.drawn = svgs.length;
@@ -141,7 +140,9 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
       return counts;
     },
     async settled() {
-      await rasters.catch(() => undefined);
+      // Every job, not the first failure: the jobs queued behind a failed one still run and write, and a failed
+      // build removes its staging folder only once nothing can write into it again (a full disk left one behind).
+      await Promise.allSettled(jobs);
       await Promise.all(stores);
     },
     busy: () => busy,

@@ -59,4 +59,26 @@ describe('the cover stage', () => {
       expect(file.content, file.path).toBe(byStage.get(file.path));
     }
   });
+
+  it('is settled only when no raster can write any more: a failed build removes its staging folder after the last write (a full disk)', async () => {
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    let settled = false;
+    const lateWrites: string[] = [];
+    let cards = 0;
+    const covers = startCovers(model, {
+      record: () => undefined,
+      write: (file) => {
+        if (settled) lateWrites.push(file);
+        // The first card meets a full disk; the cards queued behind it still come.
+        if (file.endsWith('.jpg') && cards++ === 0) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    await expect(covers.finish()).rejects.toThrow(/ENOSPC/);
+    await covers.settled();
+    settled = true;
+    // Whatever was still queued had its turn before settled() resolved.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(cards).toBeGreaterThan(1);
+    expect(lateWrites).toEqual([]);
+  });
 });
