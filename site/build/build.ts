@@ -314,6 +314,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   for (const [file, version] of coverVersions) maker.setOther(file, version);
   mark(`covers (${coverCounts.made} made, ${coverCounts.cached} cached)`);
 
+  maker.finishPages();
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
   if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...maker.delta() };
   // The manifest goes last: until it is in place, the previous one describes the output.
@@ -387,16 +388,13 @@ async function renderPages(
   const keyOf = createPageKeyer();
   try {
     for (const entry of pageEntryList(model)) {
-      if (entry.inputs !== undefined) maker.manifest.inputs.set(entry.path, entry.inputs);
-      const previousKey = reuse?.pages.get(entry.path);
-      if (entry.inputs !== undefined && previousKey !== undefined && reuse?.inputs.get(entry.path) === entry.inputs) {
+      if (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs) !== undefined) {
         // Made from the same inputs as last time: the same spec, key and files.
-        maker.setPage(entry.path, previousKey);
         sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
       } else {
         const spec = entry.spec();
         const key = keyOf(spec);
-        maker.setPage(spec.path, key);
+        const previousKey = maker.setPage(spec.path, key, entry.inputs);
         if (previousKey !== key) {
           // An unchanged key means the same JSON as a spec already checked when it was rendered.
           assertSerializable(spec.props, spec.path);

@@ -31,6 +31,8 @@ interface Entry {
   size: number;
   mtimeMs: number;
   article: CachedArticle;
+  /** Asked for (get) or set in this run: the entries a new base keeps. */
+  seen: boolean;
 }
 
 /**
@@ -39,9 +41,18 @@ interface Entry {
  * (fromRow), where parsing them all made four objects an article for the collector.
  */
 const FIELDS = ['id', 'slug', 'title', 'description', 'author', 'date', 'updated', 'locale', 'translationKey', 'entities', 'words', 'digest', 'draft'] as const;
+const ID_AT = FIELDS.indexOf('id');
+const SLUG_AT = FIELDS.indexOf('slug');
 const ENTITIES_AT = FIELDS.indexOf('entities');
+/**
+ * Fields a few values fill for thousands of articles (fifty authors, the days, three locales, the ways articles are filed): a
+ * base row holds the number of the value in the base's `shared` list. A rebuild's cache parse then makes no string
+ * for them (an entity list's text was a third of a row, escaped quotes and all), and the collector has fewer to
+ * copy. Journal rows hold the values themselves: the base's list is not theirs to extend.
+ */
+const SHARED: readonly boolean[] = FIELDS.map((field) => ['author', 'date', 'locale', 'entities'].includes(field));
 /** The rows' layout: a base of another layout is dropped. */
-const LAYOUT = 'entities as text';
+const LAYOUT = 'entities as text, shared values by number, id null when it is the slug';
 type Row = [source: string, size: number, mtimeMs: number, ...values: unknown[]];
 
 interface BaseFile {
@@ -49,14 +60,19 @@ interface BaseFile {
   layout?: string;
   fields: readonly string[];
   rows: Row[];
+  /** The values of the shared fields, by the numbers the rows hold. */
+  shared?: string[];
 }
 
 /** Journal rows allowed before they are folded into the base: a twentieth of the articles, and never fewer than this. */
 const JOURNAL_MIN = 1000;
 
 export class ArticleCache {
+  /** Every entry, the base's and this run's: marked as seen in place, where a second map of 100,000 cost a tenth of a rebuild's lookups. */
   private readonly entries: Map<string, Entry>;
-  private readonly next = new Map<string, Entry>();
+  private seenCount = 0;
+  /** How many entries the files held when opened: with none, a run's entries make a base, not a journal. */
+  private readonly openedWith: number;
   /** Sources set this run: their rows are made only if they go to the journal (a cold build sets every article). */
   private readonly added: string[] = [];
   private readonly file: string;
@@ -67,6 +83,7 @@ export class ArticleCache {
     this.file = file;
     this.version = version;
     this.entries = entries;
+    this.openedWith = entries.size;
     this.journalRows = journalRows;
   }
 
@@ -86,7 +103,8 @@ export class ArticleCache {
       return new ArticleCache(file, version, entries, 0);
     }
     const entityLists = new Map<string, unknown>();
-    for (const row of base.rows) entries.set(row[0], fromRow(row, entityLists));
+    const shared = Array.isArray(base.shared) ? base.shared : [];
+    for (const row of base.rows) entries.set(row[0], fromRow(row, entityLists, shared));
     let journalRows = 0;
     let journal = '';
     try {
@@ -98,7 +116,7 @@ export class ArticleCache {
       if (!line) continue;
       try {
         const row = JSON.parse(line) as Row;
-        entries.set(row[0], fromRow(row, entityLists));
+        entries.set(row[0], fromRow(row, entityLists, shared));
         journalRows++;
       } catch {
         // A line cut short by a crash: that entry is parsed again.
@@ -114,7 +132,10 @@ export class ArticleCache {
   get(source: string, size: number, mtimeMs: number, file: string): Article | undefined {
     const entry = this.entries.get(source);
     if (!entry || entry.size !== size || entry.mtimeMs !== mtimeMs) return undefined;
-    this.next.set(source, entry);
+    if (!entry.seen) {
+      entry.seen = true;
+      this.seenCount++;
+    }
     const article = entry.article as Article;
     article.file = file;
     return article;
@@ -122,8 +143,8 @@ export class ArticleCache {
 
   set(source: string, size: number, mtimeMs: number, article: Article): void {
     const { file: _shownPath, ...rest } = article;
-    const entry = { size, mtimeMs, article: rest };
-    this.next.set(source, entry);
+    if (!this.entries.get(source)?.seen) this.seenCount++;
+    this.entries.set(source, { size, mtimeMs, article: rest, seen: true });
     this.added.push(source);
   }
 
@@ -133,16 +154,17 @@ export class ArticleCache {
    * written when nothing changed.
    */
   save(): void {
-    const gone = [...this.entries.keys()].some((source) => !this.next.has(source));
+    // Entries not seen are files gone (or changed and not valid now).
+    const gone = this.seenCount < this.entries.size;
     if (this.added.length === 0 && !gone) return;
-    const allowed = Math.max(JOURNAL_MIN, Math.floor(this.next.size / 20));
-    if (!gone && this.entries.size > 0 && this.journalRows + this.added.length <= allowed) {
-      appendFileSync(this.journal, this.added.map((source) => `${JSON.stringify(toRow(source, this.next.get(source)!))}\n`).join(''));
+    const allowed = Math.max(JOURNAL_MIN, Math.floor(this.seenCount / 20));
+    if (!gone && this.openedWith > 0 && this.journalRows + this.added.length <= allowed) {
+      appendFileSync(this.journal, this.added.map((source) => `${JSON.stringify(toRow(source, this.entries.get(source)!))}\n`).join(''));
       this.journalRows += this.added.length;
       this.added.length = 0;
       return;
     }
-    writeFileAtomicSync(this.file, baseFile(this.version, this.next));
+    writeFileAtomicSync(this.file, baseFile(this.version, this.entries));
     // The base holds every row the journal did: a crash before this removal only replays facts already in it.
     rmSync(this.journal, { force: true });
     this.journalRows = 0;
@@ -150,10 +172,19 @@ export class ArticleCache {
   }
 }
 
-/** The base file as it is written, a thousand rows at a time: at 100,000 articles the whole JSON is 45 MB. */
+/**
+ * The base file as it is written (the entries seen this run), a thousand rows at a time: at 100,000 articles the
+ * whole JSON is 30 MB. The shared values' list comes last, once every row has numbered its own.
+ */
 function* baseFile(version: string, entries: Map<string, Entry>): Generator<string> {
   const head: Omit<BaseFile, 'rows'> = { version, layout: LAYOUT, fields: FIELDS };
   yield `${JSON.stringify(head).slice(0, -1)},"rows":[`;
+  const numbers = new Map<string, number>();
+  const numbered = (value: string) => {
+    let number = numbers.get(value);
+    if (number === undefined) numbers.set(value, (number = numbers.size));
+    return number;
+  };
   let rows: Row[] = [];
   let first = true;
   const flush = () => {
@@ -164,11 +195,15 @@ function* baseFile(version: string, entries: Map<string, Entry>): Generator<stri
     return piece;
   };
   for (const [source, entry] of entries) {
-    rows.push(toRow(source, entry));
+    if (!entry.seen) continue;
+    const row = toRow(source, entry);
+    for (let i = 0; i < FIELDS.length; i++) if (SHARED[i] && typeof row[3 + i] === 'string') row[3 + i] = numbered(row[3 + i] as string);
+    if (row[3 + ID_AT] === row[3 + SLUG_AT]) row[3 + ID_AT] = null;
+    rows.push(row);
     if (rows.length === 1000) yield flush();
   }
   if (rows.length > 0) yield flush();
-  yield ']}';
+  yield `],"shared":${JSON.stringify([...numbers.keys()])}}`;
 }
 
 function toRow(source: string, { size, mtimeMs, article }: Entry): Row {
@@ -177,12 +212,17 @@ function toRow(source: string, { size, mtimeMs, article }: Entry): Row {
   return [source, size, mtimeMs, ...values];
 }
 
-/** A row as an entry; `entityLists` holds the entity lists parsed so far by their text, shared by the rows that have it. */
-function fromRow(row: Row, entityLists: Map<string, unknown>): Entry {
+/**
+ * A row as an entry; `entityLists` holds the entity lists parsed so far by their text, shared by the rows that have
+ * it; `shared` the base's shared values (a base row's number for one stands for it).
+ */
+function fromRow(row: Row, entityLists: Map<string, unknown>, shared: string[]): Entry {
   const article: Record<string, unknown> = { source: row[0] };
   // A plain loop: this runs for every article of every rebuild.
   for (let i = 0; i < FIELDS.length; i++) {
     let value = row[3 + i];
+    if (SHARED[i] && typeof value === 'number') value = shared[value];
+    else if (i === ID_AT && value === null) value = row[3 + SLUG_AT];
     if (i === ENTITIES_AT) {
       const text = value as string;
       value = entityLists.get(text);
@@ -190,5 +230,5 @@ function fromRow(row: Row, entityLists: Map<string, unknown>): Entry {
     }
     if (value !== null && value !== undefined) article[FIELDS[i]!] = value;
   }
-  return { size: row[1], mtimeMs: row[2], article: article as unknown as CachedArticle };
+  return { size: row[1], mtimeMs: row[2], article: article as unknown as CachedArticle, seen: false };
 }

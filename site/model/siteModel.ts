@@ -153,6 +153,11 @@ function positionIn(model: SiteModel, key: string, ids: string[]): Map<string, n
   let byList = positions.get(model);
   if (!byList) positions.set(model, (byList = new Map()));
   let map = byList.get(key);
-  if (!map) byList.set(key, (map = new Map(ids.map((id, i) => [id, i]))));
+  if (!map) {
+    // Filled in a loop: a pair array per article was the collector's to clear, listing after listing.
+    map = new Map();
+    for (let i = 0; i < ids.length; i++) map.set(ids[i]!, i);
+    byList.set(key, map);
+  }
   return map;
 }

@@ -105,6 +105,30 @@ describe('the article cache', () => {
     expect(next.get('/src/a9.md', 109, 1009, 'shown.md')?.slug).toBe('a9');
   });
 
+  it('gives back every field as it was set, from the base and from the journal: shared values, an id that is not the slug, fields left out', async () => {
+    const file = path.join(await tempDir(), 'articles.json');
+    const varied: Article[] = [
+      { ...article('plain'), author: 'Yuki Hanamura', date: '2026-03-02' },
+      { ...article('renamed'), id: 'kept-id', updated: '2026-04-01', translationKey: 'tk-1', draft: 'new' },
+      { ...article('unfiled'), entities: [], locale: 'ru_RU' },
+    ];
+    const first = ArticleCache.open(file, 'v1');
+    varied.forEach((a, i) => first.set(`/src/${a.slug}.md`, i, i, a));
+    first.save();
+    const night = ArticleCache.open(file, 'v1');
+    varied.forEach((_, i) => night.get(`/src/${varied[i]!.slug}.md`, i, i, 'shown.md'));
+    const late = { ...article('late'), id: 'late-id', author: 'Yuki Hanamura' };
+    night.set('/src/late.md', 9, 9, late);
+    night.save();
+    expect(existsSync(`${file}.journal`)).toBe(true);
+
+    const next = ArticleCache.open(file, 'v1');
+    for (const [i, a] of [...varied.entries(), [9, late] as const]) {
+      const { file: _file, ...fields } = a;
+      expect(next.get(`/src/${a.slug}.md`, i, i, 'shown.md')).toEqual({ ...fields, file: 'shown.md' });
+    }
+  });
+
   it('starts empty when felt changed', async () => {
     const file = await cacheWith(3);
     expect(ArticleCache.open(file, 'v2').get('/src/a0.md', 100, 1000, 'shown.md')).toBeUndefined();

@@ -12,7 +12,11 @@ function seeded(seed: number) {
 
 function previousManifest(random: () => number): BuildManifest {
   const manifest = newManifest('t');
-  for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.pages.set(`/p${i}`, `k${Math.floor(random() * 3)}`);
+  for (let i = 0; i < 200; i++) {
+    if (random() >= 0.8) continue;
+    manifest.pages.set(`/p${i}`, `k${Math.floor(random() * 3)}`);
+    if (random() < 0.7) manifest.inputs.set(`/p${i}`, `i${Math.floor(random() * 2)}`);
+  }
   for (let i = 0; i < 200; i++) if (random() < 0.8) manifest.others.set(`f${i}`, `h${Math.floor(random() * 3)}`);
   return manifest;
 }
@@ -22,29 +26,55 @@ describe('the delta a rebuild notes as it makes its manifest', () => {
     for (let seed = 1; seed <= 60; seed++) {
       const random = seeded(seed);
       const previous = previousManifest(random);
+      // The maker takes over the previous manifest's page maps: compare with a copy made before.
+      const before = structuredClone(previous);
       const maker = new ManifestMaker('t', previous);
-      for (let i = 0; i < 200; i++) if (random() < 0.8) maker.setPage(`/p${i}`, `k${Math.floor(random() * 3)}`);
+      // What this build's manifest must hold, made entry by entry in new maps.
+      const pages = new Map<string, string>();
+      const inputs = new Map<string, string>();
+      for (let i = 0; i < 200; i++) {
+        if (random() >= 0.8) continue;
+        const page = `/p${i}`;
+        const input = random() < 0.7 ? `i${Math.floor(random() * 2)}` : undefined;
+        // A page whose inputs are the previous build's keeps its key, as build.ts does.
+        const kept = input === undefined ? undefined : maker.keptPage(page, input);
+        if (kept !== undefined) {
+          expect(kept).toBe(before.pages.get(page));
+          expect(before.inputs.get(page)).toBe(input);
+        }
+        const key = kept ?? `k${Math.floor(random() * 3)}`;
+        if (kept === undefined) maker.setPage(page, key, input);
+        pages.set(page, key);
+        if (input !== undefined) inputs.set(page, input);
+      }
       for (let i = 0; i < 200; i++) {
         if (random() < 0.8) maker.setOther(`f${i}`, `h${Math.floor(random() * 3)}`);
         // Some files are set again, to their first value or another.
         if (random() < 0.1) maker.setOther(`f${i}`, `h${Math.floor(random() * 3)}`);
       }
       const noted = maker.delta();
-      const compared = manifestDelta(previous, maker.manifest);
+      const compared = manifestDelta(before, maker.manifest);
       expect([...noted.pages].sort()).toEqual([...compared.pages].sort());
       expect([...noted.others].sort()).toEqual([...compared.others].sort());
+      expect(new Map([...maker.manifest.pages].sort())).toEqual(new Map([...pages].sort()));
+      expect(new Map([...maker.manifest.inputs].sort())).toEqual(new Map([...inputs].sort()));
     }
   });
 
   it('names every page of a site that lost them all, and nothing when nothing changed', () => {
-    const previous = newManifest('t');
-    previous.pages = new Map([
-      ['/a', 'x'],
-      ['/b', 'y'],
-    ]);
-    previous.others = new Map([['sw.js', 'z']]);
-    expect(new ManifestMaker('t', previous).delta()).toEqual({ pages: ['/a', '/b'], others: ['sw.js'] });
-    const same = new ManifestMaker('t', previous);
+    const previous = () => {
+      const manifest = newManifest('t');
+      manifest.pages = new Map([
+        ['/a', 'x'],
+        ['/b', 'y'],
+      ]);
+      manifest.others = new Map([['sw.js', 'z']]);
+      return manifest;
+    };
+    const emptied = new ManifestMaker('t', previous());
+    expect(emptied.delta()).toEqual({ pages: ['/a', '/b'], others: ['sw.js'] });
+    expect(emptied.manifest.pages.size).toBe(0);
+    const same = new ManifestMaker('t', previous());
     same.setPage('/b', 'y');
     same.setPage('/a', 'x');
     same.setOther('sw.js', 'z');
