@@ -174,7 +174,7 @@ export function searchEntries(model: SiteModel): SearchEntry[] {
 
 function searchEntry(model: SiteModel, article: Article): SearchEntry {
   const { categories } = model.content;
-  const placements = model.index.placements.get(article.id) ?? [];
+  const placements = model.index.placementsOf(article);
   const first = placements[0];
   const category = first ? categories.indexOf(first.category) : -1;
   const subcategory = first && category >= 0 ? first.category.children.indexOf(first.subcategory) : -1;

@@ -15,7 +15,7 @@ export function* siteFeeds(model: SiteModel): Generator<{ path: string; content:
   const language = contentLangTag(model.locale);
   const item = (id: string): FeedItem => {
     const article = model.byId.get(id)!;
-    const placements = model.index.placements.get(id) ?? [];
+    const placements = model.index.placementsOf(article);
     return {
       title: article.title,
       url: absoluteUrl(settings, urls.article(article.slug)),

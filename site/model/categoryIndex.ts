@@ -31,8 +31,12 @@ export interface CategoryIndex {
   byCategory: Map<string, string[]>;
   /** Article ids per "category/subcategory" key, newest first, without repeats. */
   bySubcategory: Map<string, string[]>;
-  /** Where each article is filed, in the order of its entities. */
-  placements: Map<string, Placement[]>;
+  /**
+   * Where an article of the index is filed, in the order of its entities. Looked up by its entity list, not its id:
+   * the articles read from the article cache share one list per way of being filed (articleCache.ts), so a rebuild's
+   * lookups go to a map of a few hundred lists, where a map of 100,000 ids missed the processor's caches.
+   */
+  placementsOf(article: Pick<Article, 'entities'>): readonly Placement[];
 }
 
 export function subcategoryKey(category: string, subcategory: string): string {
@@ -99,39 +103,43 @@ export function placeArticle(article: Pick<Article, 'entities'>, categories: Cat
 
 /** Builds the index; `articles` must be sorted newest first for the lists to be. */
 export function buildCategoryIndex(articles: Article[], categories: CategoryNode[]): CategoryIndex {
-  const placements = new Map<string, Placement[]>();
+  // Articles read from the article cache share one entity list per way of being filed (articleCache.ts), and so
+  // their placements and the lists they go in: worked out once per entity list, not once per article. Placements
+  // are only ever read.
+  const placedLists = new Map<Article['entities'], { placements: Placement[]; lists: string[][] }>();
+  const none: readonly Placement[] = [];
   let entries: IndexEntry[] | undefined;
   const index: CategoryIndex = {
     get entries() {
-      return (entries ??= indexEntries(articles, placements));
+      return (entries ??= indexEntries(articles, index));
     },
     byCategory: new Map(),
     bySubcategory: new Map(),
-    placements,
+    placementsOf: (article) => placedLists.get(article.entities)?.placements ?? none,
   };
   for (const category of categories) {
     index.byCategory.set(category.key, []);
     for (const child of category.children) index.bySubcategory.set(subcategoryKey(category.key, child.key), []);
   }
-  // Articles read from the article cache share one entity list per way of being filed (articleCache.ts), and so
-  // their placements: placed once per list, not once per article. Placements are only ever read.
-  const placedLists = new Map<Article['entities'], Placement[]>();
   for (const article of articles) {
     let filed = placedLists.get(article.entities);
-    if (!filed) placedLists.set(article.entities, (filed = placeArticle(article, categories)));
-    placements.set(article.id, filed);
-    for (const { category, subcategory } of filed) {
-      pushOnce(index.byCategory.get(category.key)!, article.id);
-      pushOnce(index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!, article.id);
+    if (!filed) {
+      const placements = placeArticle(article, categories);
+      const lists = placements.flatMap(({ category, subcategory }) => [
+        index.byCategory.get(category.key)!,
+        index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!,
+      ]);
+      placedLists.set(article.entities, (filed = { placements, lists }));
     }
+    for (const list of filed.lists) pushOnce(list, article.id);
   }
   return index;
 }
 
-function indexEntries(articles: Article[], placements: Map<string, Placement[]>): IndexEntry[] {
+function indexEntries(articles: Article[], index: Pick<CategoryIndex, 'placementsOf'>): IndexEntry[] {
   const entries: IndexEntry[] = [];
   for (const article of articles) {
-    for (const { category, subcategory, subsubcategories } of placements.get(article.id) ?? []) {
+    for (const { category, subcategory, subsubcategories } of index.placementsOf(article)) {
       const subs = subsubcategories.length ? subsubcategories : [null];
       for (const subsubcategory of subs) entries.push({ category: category.key, subcategory: subcategory.key, subsubcategory, articleId: article.id });
     }

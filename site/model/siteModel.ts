@@ -63,7 +63,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     get(id: string): ArticleSummary | undefined {
       let summary = made.get(id);
       const article = summary ? undefined : byId.get(id);
-      if (article) made.set(id, (summary = summarize(article, index.placements.get(id) ?? [], authorSlugs, translator.pick, pictures.has(article.slug))));
+      if (article) made.set(id, (summary = summarize(article, index.placementsOf(article), authorSlugs, translator.pick, pictures.has(article.slug))));
       return summary;
     },
   };
@@ -119,8 +119,7 @@ export function relatedIds(model: SiteModel, article: Article, count = 4): strin
   const picked: string[] = [];
   // Older neighbours first (the next `count` in the list), then newer ones, nearest first; no copies of the
   // list, and no closure per call: a rebuild asks this of every article (its page's inputs).
-  const placements = model.index.placements.get(article.id);
-  if (!placements) return picked;
+  const placements = model.index.placementsOf(article);
   for (const p of placements) {
     const key = subcategoryKey(p.category.key, p.subcategory.key);
     if (!pickNeighbours(model, key, model.index.bySubcategory.get(key), article.id, picked, count)) return picked;

@@ -26,7 +26,7 @@ export interface ArticleSummary {
 
 export function summarize(
   article: Article,
-  placements: Placement[],
+  placements: readonly Placement[],
   authorSlugs: Map<string, string>,
   pick: (value: CategoryNode['title']) => string,
   picture: boolean,

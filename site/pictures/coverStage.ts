@@ -178,7 +178,7 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, svgs: CoverSubject[]
       yield { key: digest(`${KEY_BASE}${JSON.stringify({ provided: provided.digest })}`), outputs, make: () => rasteriseProvided(provided.file) };
       continue;
     }
-    const placement = model.index.placements.get(article.id)?.[0];
+    const placement = model.index.placementsOf(article)[0];
     let filed = filedUnder.get(placement?.subcategory);
     if (!filed) {
       const where = `${placement?.category.key ?? ''}/${placement?.subcategory.key ?? ''}`;

@@ -147,7 +147,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   const { t, pick } = model.translator;
   const { settings } = model.content;
   const path = urls.article(article.slug);
-  const placement = model.index.placements.get(article.id)?.[0];
+  const placement = model.index.placementsOf(article)[0];
   const author = model.authorByName.get(article.author)!;
   let byline = bylines.get(author.name);
   if (!byline) bylines.set(author.name, (byline = { name: author.name, slug: author.slug, bio: author.description }));
@@ -161,7 +161,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   // categories do not know (the article is filed under "other": "recordKeeping" → "Record Keeping"), then the subsubcategories.
   const lang = article.locale.slice(0, 2);
   const topicsOf = (p: Placement) => [...(p.unknownSubcategory ? [p.unknownSubcategory] : []), ...p.subsubcategories];
-  const tags = [...new Set((model.index.placements.get(article.id) ?? []).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
+  const tags = [...new Set(model.index.placementsOf(article).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
   const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const coverAlt = t('article.coverAlt', { title: article.title });
