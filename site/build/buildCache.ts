@@ -13,8 +13,8 @@
  * parse, where one string split at its separators takes a few milliseconds.
  */
 import crypto, { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readStateText } from '../../shared/stateText.ts';
 export { feltCodeVersion } from './codeVersion.ts';
 
 // Named as when it was JSON: a release is whole when it has this file (output.ts), releases made by an older felt included.
@@ -86,7 +86,7 @@ export function serializeManifest(manifest: BuildManifest): string {
 
 export function readManifest(outDir: string): BuildManifest | undefined {
   try {
-    const text = readFileSync(path.join(outDir, MANIFEST_FILE), 'utf8');
+    const text = readStateText(path.join(outDir, MANIFEST_FILE));
     const lineEnd = text.indexOf('\n');
     const head = JSON.parse(text.slice(0, lineEnd)) as ManifestHead;
     if (head.version !== MANIFEST_VERSION) return undefined;

@@ -14,10 +14,11 @@
  * by a crash is skipped: every entry is only a fact about one file at one
  * size and time, so a lost one costs a parse, never a wrong page.
  */
-import { appendFileSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { cacheFolderOf } from '../../shared/paths.ts';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
+import { readStateText } from '../../shared/stateText.ts';
 import type { Article } from '../../shared/types.ts';
 
 type CachedArticle = Omit<Article, 'file'>;
@@ -95,7 +96,7 @@ export class ArticleCache {
     const entries = new Map<string, Entry>();
     let base: BaseFile | undefined;
     try {
-      base = JSON.parse(readFileSync(file, 'utf8')) as BaseFile;
+      base = JSON.parse(readStateText(file)) as BaseFile;
     } catch {
       // No cache yet, or an unreadable one: start empty.
     }
@@ -108,7 +109,7 @@ export class ArticleCache {
     let journalRows = 0;
     let journal = '';
     try {
-      journal = readFileSync(`${file}.journal`, 'utf8');
+      journal = readStateText(`${file}.journal`);
     } catch {
       // No journal: nothing added since the base was written.
     }
