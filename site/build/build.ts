@@ -388,7 +388,7 @@ async function renderPages(
   const keyOf = createPageKeyer();
   try {
     for (const entry of pageEntryList(model)) {
-      if (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs) !== undefined) {
+      if (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs)) {
         // Made from the same inputs as last time: the same spec, key and files.
         sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
       } else {

@@ -150,16 +150,15 @@ export class ManifestMaker {
   }
 
   /**
-   * The key a page had when it was last made from these same inputs: it is kept as it was (nothing to make), and
-   * undefined when the inputs or the page are new.
+   * Whether the page was last made from these same inputs: it is then kept as it was, key and files (nothing to
+   * make). The inputs map holds only pages the pages map has (readManifest fills both from one list of paths, and
+   * setPage and finishPages change both), so one lookup answers.
    */
-  keptPage(path: string, inputs: string): string | undefined {
-    if (!this.tracking || this.manifest.inputs.get(path) !== inputs) return undefined;
-    const key = this.manifest.pages.get(path);
-    if (key === undefined) return undefined;
+  keptPage(path: string, inputs: string): boolean {
+    if (!this.tracking || this.manifest.inputs.get(path) !== inputs) return false;
     this.kept.pages++;
     this.seen.push(path);
-    return key;
+    return true;
   }
 
   /** Sets a page's key and inputs (none: the page has none); returns the key it had before, if any. */

@@ -37,13 +37,10 @@ describe('the delta a rebuild notes as it makes its manifest', () => {
         const page = `/p${i}`;
         const input = random() < 0.7 ? `i${Math.floor(random() * 2)}` : undefined;
         // A page whose inputs are the previous build's keeps its key, as build.ts does.
-        const kept = input === undefined ? undefined : maker.keptPage(page, input);
-        if (kept !== undefined) {
-          expect(kept).toBe(before.pages.get(page));
-          expect(before.inputs.get(page)).toBe(input);
-        }
-        const key = kept ?? `k${Math.floor(random() * 3)}`;
-        if (kept === undefined) maker.setPage(page, key, input);
+        const kept = input !== undefined && maker.keptPage(page, input);
+        if (kept) expect(before.inputs.get(page)).toBe(input);
+        const key = kept ? before.pages.get(page)! : `k${Math.floor(random() * 3)}`;
+        if (!kept) maker.setPage(page, key, input);
         pages.set(page, key);
         if (input !== undefined) inputs.set(page, input);
       }
