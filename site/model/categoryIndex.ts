@@ -37,6 +37,8 @@ export interface CategoryIndex {
    * lookups go to a map of a few hundred lists, where a map of 100,000 ids missed the processor's caches.
    */
   placementsOf(article: Pick<Article, 'entities'>): readonly Placement[];
+  /** The listings an article of the index is in, as placementsOf() orders them: its subcategories' and its categories'. */
+  listsOf(article: Pick<Article, 'entities'>): { subcategories: readonly string[][]; categories: readonly string[][] };
 }
 
 export function subcategoryKey(category: string, subcategory: string): string {
@@ -106,8 +108,9 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
   // Articles read from the article cache share one entity list per way of being filed (articleCache.ts), and so
   // their placements and the lists they go in: worked out once per entity list, not once per article. Placements
   // are only ever read.
-  const placedLists = new Map<Article['entities'], { placements: Placement[]; lists: string[][] }>();
+  const placedLists = new Map<Article['entities'], { placements: Placement[]; lists: string[][]; subcategories: string[][]; categories: string[][] }>();
   const none: readonly Placement[] = [];
+  const noLists = { subcategories: [], categories: [] };
   let entries: IndexEntry[] | undefined;
   const index: CategoryIndex = {
     get entries() {
@@ -116,6 +119,7 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
     byCategory: new Map(),
     bySubcategory: new Map(),
     placementsOf: (article) => placedLists.get(article.entities)?.placements ?? none,
+    listsOf: (article) => placedLists.get(article.entities) ?? noLists,
   };
   for (const category of categories) {
     index.byCategory.set(category.key, []);
@@ -125,11 +129,10 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
     let filed = placedLists.get(article.entities);
     if (!filed) {
       const placements = placeArticle(article, categories);
-      const lists = placements.flatMap(({ category, subcategory }) => [
-        index.byCategory.get(category.key)!,
-        index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!,
-      ]);
-      placedLists.set(article.entities, (filed = { placements, lists }));
+      const subcategories = placements.map(({ category, subcategory }) => index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!);
+      const categoryLists = placements.map(({ category }) => index.byCategory.get(category.key)!);
+      const lists = placements.flatMap((_, i) => [categoryLists[i]!, subcategories[i]!]);
+      placedLists.set(article.entities, (filed = { placements, lists, subcategories, categories: categoryLists }));
     }
     for (const list of filed.lists) pushOnce(list, article.id);
   }

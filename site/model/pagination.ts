@@ -28,13 +28,19 @@ export function planListing(total: number, size: number): ListingPlan {
 
 /** The front page's share of a newest-first list. */
 export function frontItems<T>(newestFirst: readonly T[], size: number): T[] {
-  return newestFirst.slice(0, planListing(newestFirst.length, size).front);
+  return newestFirst.slice(...itemRange(newestFirst.length, size, 0));
 }
 
 /** Archive page `n` (1 = oldest) of a newest-first list, newest first. */
 export function archiveItems<T>(newestFirst: readonly T[], size: number, n: number): T[] {
-  const end = newestFirst.length - (n - 1) * size;
-  return newestFirst.slice(end - size, end);
+  return newestFirst.slice(...itemRange(newestFirst.length, size, n));
+}
+
+/** Where page `n` (0: the front page) of a newest-first list of `total` items starts and ends: [start, end). */
+export function itemRange(total: number, size: number, n: number): [start: number, end: number] {
+  if (n === 0) return [0, planListing(total, size).front];
+  const end = total - (n - 1) * size;
+  return [end - size, end];
 }
 
 /**

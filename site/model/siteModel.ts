@@ -7,7 +7,7 @@
 import { DEFAULT_UI, createTranslator, type Messages, type Translator } from '../i18n/translator.ts';
 import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import { CONTENT_LOCALES } from '../../shared/types.ts';
-import { buildCategoryIndex, subcategoryKey, type CategoryIndex } from './categoryIndex.ts';
+import { buildCategoryIndex, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
 import type { ProviderPicture } from '../pictures/providerPictures.ts';
 
@@ -117,21 +117,18 @@ export function relatedArticles(model: SiteModel, article: Article, count = 4): 
 /** The ids of relatedArticles(), for what depends on which articles they are. */
 export function relatedIds(model: SiteModel, article: Article, count = 4): string[] {
   const picked: string[] = [];
-  // Older neighbours first (the next `count` in the list), then newer ones, nearest first; no copies of the
-  // list, and no closure per call: a rebuild asks this of every article (its page's inputs).
-  const placements = model.index.placementsOf(article);
-  for (const p of placements) {
-    const key = subcategoryKey(p.category.key, p.subcategory.key);
-    if (!pickNeighbours(model, key, model.index.bySubcategory.get(key), article.id, picked, count)) return picked;
-  }
-  for (const p of placements) if (!pickNeighbours(model, p.category.key, model.index.byCategory.get(p.category.key), article.id, picked, count)) return picked;
+  // Older neighbours first (the next `count` in the list), then newer ones, nearest first: in the article's
+  // subcategories, then its categories. No copies of the lists, no key strings, no closure per call: a rebuild asks
+  // this of every article (its page's inputs).
+  const { subcategories, categories } = model.index.listsOf(article);
+  for (const ids of subcategories) if (!pickNeighbours(ids, article.id, picked, count)) return picked;
+  for (const ids of categories) if (!pickNeighbours(ids, article.id, picked, count)) return picked;
   return picked;
 }
 
 /** Adds the article's neighbours in one listing to `picked`; false once `count` are picked. */
-function pickNeighbours(model: SiteModel, key: string, ids: string[] | undefined, id: string, picked: string[], count: number): boolean {
-  if (!ids) return true;
-  const at = positionIn(model, key, ids).get(id) ?? -1;
+function pickNeighbours(ids: string[], id: string, picked: string[], count: number): boolean {
+  const at = positionIn(ids).get(id) ?? -1;
   const last = Math.min(ids.length, at + 1 + count);
   for (let i = at + 1; i < last; i++) if (!pickOne(ids[i]!, id, picked, count)) return false;
   const first = Math.max(0, at - count);
@@ -145,18 +142,16 @@ function pickOne(candidate: string, self: string, picked: string[], count: numbe
   return true;
 }
 
-const positions = new WeakMap<SiteModel, Map<string, Map<string, number>>>();
+/** Where each article stands in a listing, built once per listing (a model's listings are never changed once made). */
+const positions = new WeakMap<string[], Map<string, number>>();
 
-/** Where each article stands in a listing, built once per listing. */
-function positionIn(model: SiteModel, key: string, ids: string[]): Map<string, number> {
-  let byList = positions.get(model);
-  if (!byList) positions.set(model, (byList = new Map()));
-  let map = byList.get(key);
+function positionIn(ids: string[]): Map<string, number> {
+  let map = positions.get(ids);
   if (!map) {
     // Filled in a loop: a pair array per article was the collector's to clear, listing after listing.
     map = new Map();
     for (let i = 0; i < ids.length; i++) map.set(ids[i]!, i);
-    byList.set(key, map);
+    positions.set(ids, map);
   }
   return map;
 }

@@ -8,7 +8,7 @@ import { plainName } from '../../shared/names.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import type { SiteModel } from '../model/siteModel.ts';
-import { archiveItems, frontItems, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
+import { archiveItems, frontItems, itemRange, pageInfo, planListing, type PageInfo } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
 import { articleEntries, buildWideInputs, cardTokens } from './articlePages.ts';
@@ -225,7 +225,7 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
       owner: listing.owner,
       draft: () => listingPage(model, listing, path, page, shown()),
       // The front page shows the topics' counts and the total; archive pages only their articles and numbering.
-      inputs: () => listingInputs(model, path, shown(), page === 0 ? JSON.stringify([listing.shared().topics, listing.ids.length]) : ''),
+      inputs: () => listingInputs(model, path, listing.ids, page, page === 0 ? JSON.stringify([listing.shared().topics, listing.ids.length]) : ''),
     };
   }
 }
@@ -234,10 +234,15 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
  * The digest of what a listing page shows: its articles (as cardTokens), its numbering, what its front page
  * alone shows, and the build-wide inputs. Its title, trail, feed and headings come from the template key.
  */
-function listingInputs(model: SiteModel, path: string, { ids, pagination }: { ids: string[]; pagination: PageInfo }, front: string): string {
-  let text = `${buildWideInputs(model)}\n${path}\n${JSON.stringify(pagination)}\n${front}`;
+function listingInputs(model: SiteModel, path: string, ids: string[], page: number, front: string): string {
+  // Its numbering is the newest archive page it links to (pageInfo): its path names the rest. The shown articles
+  // are read in place, not sliced out: a rebuild asks this of 18,000 listing pages at 100,000 articles.
+  const size = model.content.settings.home.pageSize;
+  const { archives } = planListing(ids.length, size);
+  let text = `${buildWideInputs(model)}\n${path}\n${pageInfo(path, page, archives).newest}\n${front}`;
   const tokens = cardTokens(model);
-  for (const id of ids) text += tokens.get(id)!;
+  const [start, end] = itemRange(ids.length, size, page);
+  for (let i = start; i < end; i++) text += tokens.get(ids[i]!)!;
   return digest(text);
 }
 
@@ -289,7 +294,7 @@ function* authorRoutes(model: SiteModel): Generator<Route> {
         kind: 'author',
         owner,
         draft: () => authorPage(model, author, path, page, ids.length, shown()),
-        inputs: () => listingInputs(model, path, shown(), page === 0 ? String(ids.length) : ''),
+        inputs: () => listingInputs(model, path, ids, page, page === 0 ? String(ids.length) : ''),
       };
     }
   }
