@@ -231,14 +231,11 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const written: string[] = [];
   const { sink, layout } = target;
 
-  // The rasters (a cold build's share cards) are made on libuv's threads while the pages render; their files'
-  // versions go into the manifest after the other files', where they always went.
-  const coverVersions: [file: string, version: string][] = [];
+  // The rasters (a cold build's share cards) are made on libuv's threads while the pages render.
   const covers = startCovers(
     model,
     {
-      previous: reuse?.others,
-      record: (file, version) => coverVersions.push([file, version]),
+      record: (file, version) => maker.setOther(file, version),
       write: (file, bytes) => {
         sink.write(file, bytes);
         written.push(file);
@@ -311,7 +308,6 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   if (options.devContentDir) writeOther(PREVIEW_LIST_FILE, previewListPage(model, assets.css));
   mark('other files');
   const coverCounts = await covers.finish();
-  for (const [file, version] of coverVersions) maker.setOther(file, version);
   mark(`covers (${coverCounts.made} made, ${coverCounts.cached} cached)`);
 
   maker.finishPages();

@@ -176,15 +176,18 @@ export class ManifestMaker {
     return before;
   }
 
-  setOther(file: string, hash: string): void {
+  /** Sets a file's version; true when the previous manifest has the same (the file is unchanged). */
+  setOther(file: string, hash: string): boolean {
     const entries = this.manifest.others;
     const before = this.previousOthers.get(file);
     const size = entries.size;
     entries.set(file, hash);
     // A name new to this manifest (not set before in this build) that the previous one has.
     if (before !== undefined && entries.size > size) this.kept.others++;
+    if (before === hash) return true;
     // A cold build (nothing reused) asks no delta: nothing is noted.
-    if (before !== hash && this.tracking) this.noted.others.push(file);
+    if (this.tracking) this.noted.others.push(file);
+    return false;
   }
 
   /**

@@ -20,7 +20,7 @@ describe('the cover stage', () => {
     const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
     const written = new Map<string, string | Uint8Array>();
     const versions = new Map<string, string>();
-    const covers = startCovers(model, { record: (file, version) => versions.set(file, version), write: (file, bytes) => written.set(file, bytes) });
+    const covers = startCovers(model, { record: (file, version) => void versions.set(file, version), write: (file, bytes) => written.set(file, bytes) });
 
     // Every file's version is known at once: the manifest does not wait for the pictures.
     const svgFiles = model.articles.map((a) => `images/covers/${a.slug}.svg`);
@@ -39,6 +39,24 @@ describe('the cover stage', () => {
     const counts = await covers.finish();
     expect(counts).toMatchObject({ made: cards.length, drawn: svgFiles.length });
     for (const file of svgFiles) expect(String(written.get(file))).toMatch(/^<svg /);
+  });
+
+  it('makes nothing the reused release has in that version, and each file whose version differs', async () => {
+    const model = buildSiteModel(await loadContent(FIXTURE_SITE), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    const first = new Map<string, string>();
+    await startCovers(model, { record: (file, version) => void first.set(file, version), write: () => undefined }).finish();
+
+    // The release has every file in its version but one cover and one card (as a moved article or a new picture would).
+    const changedSvg = `images/covers/${model.articles[0]!.slug}.svg`;
+    const changedCard = [...first.keys()].find((file) => file.endsWith('.jpg'))!;
+    const written: string[] = [];
+    const covers = startCovers(model, {
+      record: (file, version) => first.get(file) === version && file !== changedSvg && file !== changedCard,
+      write: (file) => void written.push(file),
+    });
+    const counts = await covers.finish();
+    expect(written.sort()).toEqual([changedCard, changedSvg].sort());
+    expect(counts).toMatchObject({ made: 1, drawn: 1 });
   });
 
   it('hands its SVG covers to whoever renders the pages: each is the file finish() would have written, and finish() then writes none', async () => {
