@@ -7,8 +7,8 @@
  * At 100,000 articles the cache is tens of megabytes, and a night changes a
  * few dozen entries. So it is kept as a base file of rows (one array per
  * article, its fields in a fixed order: a third smaller than objects, and
- * parsed in about half the time) and a journal of the rows added since, one
- * per line, appended at the end of a run. The journal is folded into a new
+ * parsed in about half the time), one per line, and a journal of the rows
+ * added since, likewise, appended at the end of a run. The journal is folded into a new
  * base (written atomically) once it holds more than a twentieth of the
  * articles, or when entries must go (files deleted). A journal line cut short
  * by a crash is skipped: every entry is only a fact about one file at one
@@ -53,16 +53,14 @@ const ENTITIES_AT = FIELDS.indexOf('entities');
  */
 const SHARED: readonly boolean[] = FIELDS.map((field) => ['author', 'date', 'locale', 'entities'].includes(field));
 /** The rows' layout: a base of another layout is dropped. */
-const LAYOUT = 'entities as text, shared values by number, id null when it is the slug';
+const LAYOUT = 'a row a line; entities as text, shared values by number, id null when it is the slug';
 type Row = [source: string, size: number, mtimeMs: number, ...values: unknown[]];
 
-interface BaseFile {
+/** The base file's first line; its rows follow, one a line, then its last line: the shared values (a JSON array). */
+interface BaseHead {
   version: string;
   layout?: string;
   fields: readonly string[];
-  rows: Row[];
-  /** The values of the shared fields, by the numbers the rows hold. */
-  shared?: string[];
 }
 
 /** Journal rows allowed before they are folded into the base: a twentieth of the articles, and never fewer than this. */
@@ -94,18 +92,28 @@ export class ArticleCache {
 
   static open(file: string, version: string): ArticleCache {
     const entries = new Map<string, Entry>();
-    let base: BaseFile | undefined;
-    try {
-      base = JSON.parse(readStateText(file)) as BaseFile;
-    } catch {
-      // No cache yet, or an unreadable one: start empty.
-    }
-    if (!base || base.version !== version || base.layout !== LAYOUT || base.fields.join() !== FIELDS.join() || !Array.isArray(base.rows)) {
-      return new ArticleCache(file, version, entries, 0);
-    }
     const entityLists = new Map<string, unknown>();
-    const shared = Array.isArray(base.shared) ? base.shared : [];
-    for (const row of base.rows) entries.set(row[0], fromRow(row, entityLists, shared));
+    let shared: string[];
+    try {
+      const text = readStateText(file);
+      // The base is written whole (atomically): a head, its rows, the shared values; anything else is no base.
+      const headEnd = text.indexOf('\n');
+      const sharedStart = text.lastIndexOf('\n', text.length - 2) + 1;
+      const head = JSON.parse(text.slice(0, headEnd)) as BaseHead;
+      if (head.version !== version || head.layout !== LAYOUT || head.fields.join() !== FIELDS.join()) throw new Error('another cache');
+      shared = JSON.parse(text.slice(sharedStart)) as string[];
+      // A base cut short at a row's end would end with a row: that is no list of values.
+      if (!Array.isArray(shared) || !shared.every((value) => typeof value === 'string')) throw new Error('no shared values');
+      // A row a line, each parsed on its own: the row arrays are garbage at once, where one parse of the whole file
+      // kept 100,000 of them alive for the collector to copy.
+      for (let start = headEnd + 1, end; start < sharedStart && (end = text.indexOf('\n', start)) !== -1; start = end + 1) {
+        const row = JSON.parse(text.slice(start, end)) as Row;
+        entries.set(row[0], fromRow(row, entityLists, shared));
+      }
+    } catch {
+      // No cache yet, a cache of another felt, or an unreadable one: start empty.
+      return new ArticleCache(file, version, new Map(), 0);
+    }
     let journalRows = 0;
     let journal = '';
     try {
@@ -174,37 +182,32 @@ export class ArticleCache {
 }
 
 /**
- * The base file as it is written (the entries seen this run), a thousand rows at a time: at 100,000 articles the
- * whole JSON is 30 MB. The shared values' list comes last, once every row has numbered its own.
+ * The base file as it is written (the entries seen this run), a thousand rows at a time, a row a line: at 100,000
+ * articles 35 MB. The shared values' list comes last, once every row has numbered its own.
  */
 function* baseFile(version: string, entries: Map<string, Entry>): Generator<string> {
-  const head: Omit<BaseFile, 'rows'> = { version, layout: LAYOUT, fields: FIELDS };
-  yield `${JSON.stringify(head).slice(0, -1)},"rows":[`;
+  const head: BaseHead = { version, layout: LAYOUT, fields: FIELDS };
+  yield `${JSON.stringify(head)}\n`;
   const numbers = new Map<string, number>();
   const numbered = (value: string) => {
     let number = numbers.get(value);
     if (number === undefined) numbers.set(value, (number = numbers.size));
     return number;
   };
-  let rows: Row[] = [];
-  let first = true;
-  const flush = () => {
-    const text = JSON.stringify(rows).slice(1, -1);
-    rows = [];
-    const piece = first ? text : `,${text}`;
-    first = false;
-    return piece;
-  };
+  let lines: string[] = [];
   for (const [source, entry] of entries) {
     if (!entry.seen) continue;
     const row = toRow(source, entry);
     for (let i = 0; i < FIELDS.length; i++) if (SHARED[i] && typeof row[3 + i] === 'string') row[3 + i] = numbered(row[3 + i] as string);
     if (row[3 + ID_AT] === row[3 + SLUG_AT]) row[3 + ID_AT] = null;
-    rows.push(row);
-    if (rows.length === 1000) yield flush();
+    lines.push(`${JSON.stringify(row)}\n`);
+    if (lines.length === 1000) {
+      yield lines.join('');
+      lines = [];
+    }
   }
-  if (rows.length > 0) yield flush();
-  yield `],"shared":${JSON.stringify([...numbers.keys()])}}`;
+  yield lines.join('');
+  yield `${JSON.stringify([...numbers.keys()])}\n`;
 }
 
 function toRow(source: string, { size, mtimeMs, article }: Entry): Row {

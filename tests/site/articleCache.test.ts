@@ -3,7 +3,7 @@
  * them to a journal instead of rewriting the whole cache, a crash that cuts
  * the journal short costs only the entry it cut, and deleted files drop out.
  */
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ArticleCache } from '../../site/content/articleCache.ts';
@@ -127,6 +127,18 @@ describe('the article cache', () => {
       const { file: _file, ...fields } = a;
       expect(next.get(`/src/${a.slug}.md`, i, i, 'shown.md')).toEqual({ ...fields, file: 'shown.md' });
     }
+  });
+
+  it('starts empty from a base cut short, even at the end of a row, rather than read its rows wrongly', async () => {
+    const file = await cacheWith(5);
+    const whole = readFileSync(file, 'utf8');
+    const lines = whole.split('\n');
+    for (const cut of [lines.slice(0, -2).join('\n') + '\n', lines.slice(0, 3).join('\n') + '\n', whole.slice(0, whole.length - 9)]) {
+      writeFileSync(file, cut);
+      expect(ArticleCache.open(file, 'v1').get('/src/a0.md', 100, 1000, 'shown.md')).toBeUndefined();
+    }
+    writeFileSync(file, whole);
+    expect(ArticleCache.open(file, 'v1').get('/src/a0.md', 100, 1000, 'shown.md')?.slug).toBe('a0');
   });
 
   it('starts empty when felt changed', async () => {
