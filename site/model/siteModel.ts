@@ -56,7 +56,9 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const index = buildCategoryIndex(articles, content.categories);
   const authorSlugs = new Map(content.authors.map((a) => [a.name, a.slug]));
   const pictures = options.pictures ?? new Map<string, ProviderPicture>();
-  const byId = new Map(articles.map((a) => [a.id, a]));
+  // Filled in a loop: no pair array per article for the collector.
+  const byId = new Map<string, Article>();
+  for (const article of articles) byId.set(article.id, article);
   // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
   const made = new Map<string, ArticleSummary>();
   const summaries = {
