@@ -536,6 +536,37 @@ describe('publish and pull on the wire (gcs)', () => {
     expect(pages.filter((p) => !p.query.pageToken).map((p) => [p.query.startOffset ?? '', p.query.endOffset ?? ''].join(' … '))).toHaveLength(3);
   });
 
+  it('publish lists the buckets while it reads the publish record (12 MB at 100,000 articles), not after', async () => {
+    put('felt-test-dev', 'alpha', 'Alpha');
+    await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+    put('felt-test-dev', 'beta', 'Beta');
+    // The record's download is held until a listing arrives (or 3 s): a publish that reads the record first lists nothing meanwhile.
+    let listings = 0;
+    let listedMeanwhile = 0;
+    let release!: () => void;
+    const listed = new Promise<void>((resolve) => (release = resolve));
+    const timer = setTimeout(() => release(), 3000);
+    gcs.beforeAnswer = async (request) => {
+      // Asked before the server has named the request's kind: a listing is a GET of …/o, a download has alt=media.
+      if (request.method === 'GET' && request.path.endsWith('/o')) {
+        listings++;
+        release();
+      } else if (request.query.alt === 'media' && decodeURIComponent(request.path).endsWith('felt/publish-record.json')) {
+        await listed;
+        listedMeanwhile = listings;
+      }
+    };
+    try {
+      const result = await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
+      expect(result.copied).toEqual(['articles/en_US/beta.md']);
+    } finally {
+      gcs.beforeAnswer = undefined;
+      clearTimeout(timer);
+    }
+    expect(listedMeanwhile).toBeGreaterThan(0);
+    expect([...(await recordOf())!.keys()]).toEqual(['articles/en_US/alpha.md', 'articles/en_US/beta.md']);
+  });
+
   it('asks for every listing at once, not one after the other (each page is a round trip to GCS)', async () => {
     for (const locale of ['en_US', 'ru_RU', 'tr_TR']) {
       gcs.put('felt-test-dev', `articles/${locale}/alpha.md`, articleSource('alpha', 'Alpha', locale), { contentType: 'text/markdown; charset=utf-8' });
