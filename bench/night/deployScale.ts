@@ -35,7 +35,7 @@ function files(root: string, prefix = ''): { name: string; file: string }[] {
   });
 }
 
-export async function runDeployScale(distDir: string): Promise<void> {
+export async function runDeployScale(distDir: string, profileDir?: string): Promise<void> {
   const dist = path.resolve(distDir);
   const release = realpathSync(dist);
   const gcs = await startFakeGcs();
@@ -64,7 +64,8 @@ export async function runDeployScale(distDir: string): Promise<void> {
     console.log('\n| run | wall s | CPU s (user + sys) | requests: list / GET body / PUT / DELETE | peak MB |\n|---|---:|---:|---|---:|');
     for (const run of ['deploy, no checksum cache', 'deploy, warm (the night’s)']) {
       gcs.resetLog();
-      const { seconds, peakMB, cpu } = await timed(['deploy', '--dist', dist, '--bucket', BUCKET, '--delete', '--storage', 'gcs'], work, env);
+      const profile = profileDir && path.join(path.resolve(profileDir), run.startsWith('deploy, warm') ? 'warm' : 'first');
+      const { seconds, peakMB, cpu } = await timed(['deploy', '--dist', dist, '--bucket', BUCKET, '--delete', '--storage', 'gcs'], work, env, profile);
       const put = gcs.count('object.upload') + gcs.count('object.upload.start');
       console.log(
         `| ${run} | ${seconds.toFixed(1)} | ${cpu} | ${gcs.count('object.list')} / ${gcs.count('object.download')} / ${put} / ${gcs.count('object.delete')} | ${Math.round(peakMB)} |`,
@@ -76,9 +77,10 @@ export async function runDeployScale(distDir: string): Promise<void> {
   }
 }
 
-function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMB: number; cpu: string }> {
+function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<{ seconds: number; peakMB: number; cpu: string }> {
+  const node = profileDir ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M %U %S', process.execPath, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M %U %S', ...node, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => {
