@@ -195,17 +195,19 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   const remote = new Map<string, ObjectInfo>((await listing).map((o) => [o.name, o]));
   const local = new Map<string, LocalFile>();
   for (const [i, { name, file, stamp }] of files.entries()) {
+    // Once per file: at 150,000 files each lookup of the type by extension counts.
+    const contentType = contentTypeFor(name);
     const entry: LocalFile = {
       file,
       md5: sums[i]!,
-      ...(compress && isCompressible(contentTypeFor(name), stamp.size) ? { encoding: 'gzip' as const } : {}),
+      ...(compress && isCompressible(contentType, stamp.size) ? { encoding: 'gzip' as const } : {}),
     };
     local.set(name, entry);
     const current = remote.get(name);
     if (!current || !sameContent(current, entry)) {
       result.upload.push(name);
       if (entry.encoding) result.gzipped.push(name);
-    } else if (current.contentType !== contentTypeFor(name) || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
+    } else if (current.contentType !== contentType || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
     else result.unchanged++;
   }
   for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
@@ -377,7 +379,8 @@ async function walk(root: string): Promise<ReleaseFile[]> {
     for (const entry of entries) {
       // Dot files (.felt/, the build's own bookkeeping) are not part of the site.
       if (entry.name.startsWith('.') && entry.name !== '.well-known') continue;
-      const file = path.join(dir, entry.name);
+      // `dir` is already a clean path and a name has no separator: path.join's normalising was a tenth of the walk.
+      const file = `${dir}${path.sep}${entry.name}`;
       if (entry.isDirectory()) folders.push([file, `${prefix}${entry.name}/`]);
       else if (entry.isFile()) {
         const { size, mtimeMs, ino } = statSync(file);
