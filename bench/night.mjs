@@ -13,7 +13,7 @@
 //   npm run bench:night -- --build-felt OTHER/bin/felt.js  builds and checks with another felt (a resumed run: the one whose build caches the kept runner has)
 //   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
 //   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
-//   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts)
+//   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts); with --profile DIR, each deploy under --cpu-prof
 import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
 
@@ -34,7 +34,7 @@ const { values } = parseArgs({
   },
 });
 if (values['deploy-dist']) {
-  await withTypeScript('bench/night/deployScale.ts', ({ runDeployScale }) => runDeployScale(values['deploy-dist']));
+  await withTypeScript('bench/night/deployScale.ts', ({ runDeployScale }) => runDeployScale(values['deploy-dist'], values.profile));
   process.exit(0);
 }
 await withTypeScript('bench/night/bench.ts', async ({ runNightBench }) => {

@@ -76,6 +76,11 @@ export class LocalChecksums {
     return new LocalChecksums(file, entries);
   }
 
+  /** The keys the cache knew when it was opened (for deploy: the names of the release it deployed last). */
+  knownKeys(): string[] {
+    return Object.keys(this.previous);
+  }
+
   /** The MD5 (base64) of `file`, from the cache when its stamp matches, else read and hashed. */
   async md5Of(key: string, file: string, stamp?: FileStamp): Promise<string> {
     const info = stamp ?? (await stat(file));

@@ -32,6 +32,7 @@ import { md5Base64 } from './storage/checksum.ts';
 import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
+import { compareNames } from './storage/nameRanges.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
@@ -214,13 +215,17 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
       hint: 'generate articles first (felt generate), or check --storage',
     });
   const prodExists = await prod.exists();
-  const read = prodExists ? await readPublishRecord(prod) : undefined;
+  // The record is read while the buckets are listed: at 100,000 articles it is a 12 MB download and parse
+  // that the listings (200 pages) waited for.
+  const [read, listings] = await Promise.all([
+    prodExists ? readPublishRecord(prod) : undefined,
+    listEverything(dev, prodExists ? prod : undefined, locales),
+  ]);
   const record = read?.objects;
   const { slugs, force } = options;
   const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0, record: read };
   const found = new Set<string>();
   const limit = pLimit(8);
-  const listings = await listEverything(dev, prodExists ? prod : undefined, locales);
   for (const [i, locale] of locales.entries()) {
     const { devArticles: source, prodArticles, devPictures: devPictureList, prodPictures } = listings[i]!;
     const target = new Map<string, ObjectInfo>(prodArticles.map((o) => [o.name, o]));
@@ -296,7 +301,8 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
   }
   const missing = (slugs ?? []).filter((s) => !found.has(s));
   if (missing.length) throw new FeltError('NOT_IN_DEV', `not in ${dev.location}: ${missing.join(', ')}`, { hint: 'check the slugs and --locale' });
-  result.plan.sort((a, b) => a.name.localeCompare(b.name));
+  // GCS's name order: localeCompare took three times as long on a plan of 100,000 articles (the same order for article names).
+  result.plan.sort((a, b) => compareNames(a.name, b.name));
   return result;
 }
 

@@ -7,18 +7,18 @@
  * undoes without --force. Objects published before the record existed are
  * not in it: they are tracked from their next publish.
  */
-import { z } from 'zod';
 import { FeltError } from '../shared/errors.ts';
 import { isNotFound, isPreconditionFailed } from './storage/errors.ts';
+import { compareNames } from './storage/nameRanges.ts';
 import type { Bucket } from './storage/types.ts';
 
 /** Outside articles/, so `felt pull` never takes it for an article. */
 export const PUBLISH_RECORD = 'felt/publish-record.json';
 
-const entrySchema = z.object({ generation: z.string().min(1), md5: z.string().min(1) });
-const recordSchema = z.object({ version: z.literal(1), updated: z.string(), objects: z.record(z.string(), entrySchema) });
-
-export type RecordEntry = z.infer<typeof entrySchema>;
+export interface RecordEntry {
+  generation: string;
+  md5: string;
+}
 
 export interface PublishRecord {
   /** Absent: no publish has written a record in this bucket yet. */
@@ -38,15 +38,42 @@ export async function readPublishRecord(prod: Bucket): Promise<PublishRecord> {
     if (isNotFound(error)) return { objects: undefined, generation: '0' };
     throw error;
   }
-  let parsed: z.infer<typeof recordSchema>;
+  let objects: Map<string, RecordEntry> | undefined;
   try {
-    parsed = recordSchema.parse(JSON.parse(data.toString('utf8')));
+    objects = entriesOf(JSON.parse(data.toString('utf8')));
   } catch {
+    objects = undefined;
+  }
+  if (!objects)
     throw new FeltError('PUBLISH_RECORD_INVALID', `${prod.location}/${PUBLISH_RECORD} is not a publish record (JSON with version 1 and objects)`, {
       file: `${prod.location}/${PUBLISH_RECORD}`,
     });
+  return { objects, generation: info.generation };
+}
+
+/**
+ * A parsed record's entries, or undefined when it is not a record (version 1, `updated`, and objects whose
+ * entries each have a non-empty generation and md5). Checked by hand, in one pass that also fills the Map:
+ * at 100,000 articles a zod record schema and then `new Map(Object.entries())` cost a warm publish about a
+ * second of CPU.
+ */
+function entriesOf(json: unknown): Map<string, RecordEntry> | undefined {
+  if (!isObject(json) || json.version !== 1 || typeof json.updated !== 'string' || !isObject(json.objects)) return undefined;
+  const objects = json.objects;
+  const entries = new Map<string, RecordEntry>();
+  // JSON.parse makes plain objects: for…in sees exactly their own keys, without an array of pairs per entry.
+  for (const name in objects) {
+    const entry = objects[name];
+    if (!isObject(entry)) return undefined;
+    const { generation, md5 } = entry;
+    if (typeof generation !== 'string' || !generation || typeof md5 !== 'string' || !md5) return undefined;
+    entries.set(name, { generation, md5 });
   }
-  return { objects: new Map(Object.entries(parsed.objects)), generation: info.generation };
+  return entries;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -67,7 +94,8 @@ export async function updatePublishRecord(prod: Bucket, changes: Map<string, Rec
       if (entry) objects.set(name, entry);
       else objects.delete(name);
     }
-    const record = { version: 1, updated: new Date().toISOString(), objects: Object.fromEntries([...objects].sort(([a], [b]) => a.localeCompare(b))) };
+    // In GCS's name order (compareNames): localeCompare took three times as long on 100,000 names.
+    const record = { version: 1, updated: new Date().toISOString(), objects: Object.fromEntries([...objects].sort(([a], [b]) => compareNames(a, b))) };
     try {
       await prod.write(PUBLISH_RECORD, Buffer.from(`${JSON.stringify(record, null, 1)}\n`), {
         contentType: 'application/json',

@@ -56,6 +56,11 @@ interface StepFigures {
   seconds: number;
   /** felt's own CPU time (user + sys), which a loaded machine inflates far less than wall time; the loopback server's is not in it. */
   cpuSeconds: number;
+  /**
+   * The loopback GCS server's CPU time during the step (this process's, which does nothing else meanwhile): time felt
+   * may have spent waiting on the stand-in for GCS, not on its own work.
+   */
+  serverCpuSeconds: number;
   peakMB: number;
   list: number;
   getBody: number;
@@ -159,8 +164,11 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     gcs.resetLog();
     process.stdout.write(`  ${new Date().toISOString().slice(11, 19)} ${night} ${step}…`);
     const profile = PROFILE_DIR && night === 'warm' ? path.join(PROFILE_DIR, step.replace(' ', '-')) : undefined;
+    const serverBefore = process.cpuUsage();
     const { seconds, cpuSeconds, peakMB } = await felt(args, dir, env, profile);
-    process.stdout.write(` ${seconds.toFixed(1)} s\n`);
+    const server = process.cpuUsage(serverBefore);
+    const serverCpuSeconds = (server.user + server.system) / 1e6;
+    process.stdout.write(` ${seconds.toFixed(1)} s (felt CPU ${cpuSeconds.toFixed(1)} s, server CPU ${serverCpuSeconds.toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})\n`);
     let unchangedMoved = 0;
     if (step === 'pull')
       unchangedMoved = gcs.log.filter((r) => {
@@ -178,6 +186,7 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
       step,
       seconds,
       cpuSeconds,
+      serverCpuSeconds,
       peakMB,
       list: gcs.count('object.list'),
       getBody: gcs.count('object.download'),
@@ -360,24 +369,24 @@ type StoredObjectOf = FakeGcs['buckets'] extends Map<string, Map<string, infer O
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 /** A night kept by a bench without CPU times (`--resume` of an older run) has none to show. */
-const cpu = (seconds: number | undefined) => (seconds === undefined ? '–' : seconds.toFixed(1));
+const cpu = (seconds: number | undefined) => (seconds === undefined || Number.isNaN(seconds) ? '–' : seconds.toFixed(1));
 
 export function printNights(nights: NightFigures[]): void {
   const [cold, warm, fresh] = nights as [NightFigures, NightFigures, NightFigures | undefined];
   console.log(`\n### ${cold.articles.toLocaleString('en')} articles (three locales), ${NEW_PER_LOCALE} new per locale each night\n`);
   console.log(
-    `| step | cold s | warm s |${fresh ? ' fresh+snapshot s |' : ''} cold / warm CPU s | warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |`,
+    `| step | cold s | warm s |${fresh ? ' fresh+snapshot s |' : ''} cold / warm CPU s | warm server CPU s | warm requests: list / GET body / GET meta / PUT / PATCH / copy / DELETE | warm MB in / out | warm peak MB |`,
   );
-  console.log(`|---|---:|---:|${fresh ? '---:|' : ''}---:|---|---:|---:|`);
+  console.log(`|---|---:|---:|${fresh ? '---:|' : ''}---:|---:|---|---:|---:|`);
   warm.steps.forEach((w, i) => {
     const c = cold.steps[i]!;
     const f = fresh ? ` ${fresh.steps[i]!.seconds.toFixed(1)} |` : '';
     console.log(
-      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} |${f} ${cpu(c.cpuSeconds)} / ${cpu(w.cpuSeconds)} | ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
+      `| ${w.step} | ${c.seconds.toFixed(1)} | ${w.seconds.toFixed(1)} |${f} ${cpu(c.cpuSeconds)} / ${cpu(w.cpuSeconds)} | ${cpu(w.serverCpuSeconds)} | ${w.list} / ${w.getBody} / ${w.getMeta} / ${w.put} / ${w.patch} / ${w.copy} / ${w.delete} | ${mb(w.bytesIn)} / ${mb(w.bytesOut)} | ${Math.round(w.peakMB)} |`,
     );
   });
   console.log(
-    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** |${fresh ? ` **${fresh.totalSeconds.toFixed(1)}** |` : ''} **${cpu(cold.totalCpuSeconds)} / ${cpu(warm.totalCpuSeconds)}** | | | ${Math.round(warm.peakMB)} |`,
+    `| **total** | **${cold.totalSeconds.toFixed(1)}** | **${warm.totalSeconds.toFixed(1)}** |${fresh ? ` **${fresh.totalSeconds.toFixed(1)}** |` : ''} **${cpu(cold.totalCpuSeconds)} / ${cpu(warm.totalCpuSeconds)}** | **${cpu(warm.steps.reduce((s, x) => s + (x.serverCpuSeconds ?? NaN), 0))}** | | | ${Math.round(warm.peakMB)} |`,
   );
   const sum = (n: NightFigures, k: 'getBody' | 'put' | 'bytesIn' | 'bytesOut') => n.steps.reduce((s, x) => s + x[k], 0);
   console.log('\n| night | GET bodies | PUTs | MB to the server / from it | unchanged bodies moved | peak MB |');

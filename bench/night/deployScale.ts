@@ -25,6 +25,8 @@ import { startFakeGcs } from '../../tests/helpers/fakeGcs.ts';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
 const BUCKET = 'felt-night-site';
+/** Warm deploys after the first: each is the night's, and several show how much the machine's load moves them. */
+const WARM_RUNS = 3;
 
 function files(root: string, prefix = ''): { name: string; file: string }[] {
   return readdirSync(root, { withFileTypes: true }).flatMap((entry) => {
@@ -35,7 +37,7 @@ function files(root: string, prefix = ''): { name: string; file: string }[] {
   });
 }
 
-export async function runDeployScale(distDir: string): Promise<void> {
+export async function runDeployScale(distDir: string, profileDir?: string): Promise<void> {
   const dist = path.resolve(distDir);
   const release = realpathSync(dist);
   const gcs = await startFakeGcs();
@@ -62,9 +64,10 @@ export async function runDeployScale(distDir: string): Promise<void> {
       await cp(path.join(ROOT, 'content', file), path.join(work, 'content', file));
     const env = { ...process.env, STORAGE_EMULATOR_HOST: gcs.url, GOOGLE_CLOUD_PROJECT: 'felt-bench', NODE_ENV: 'production' };
     console.log('\n| run | wall s | CPU s (user + sys) | requests: list / GET body / PUT / DELETE | peak MB |\n|---|---:|---:|---|---:|');
-    for (const run of ['deploy, no checksum cache', 'deploy, warm (the night’s)']) {
+    for (const run of ['deploy, no checksum cache', ...Array.from({ length: WARM_RUNS }, () => 'deploy, warm (the night’s)')]) {
       gcs.resetLog();
-      const { seconds, peakMB, cpu } = await timed(['deploy', '--dist', dist, '--bucket', BUCKET, '--delete', '--storage', 'gcs'], work, env);
+      const profile = profileDir && path.join(path.resolve(profileDir), run.startsWith('deploy, warm') ? 'warm' : 'first');
+      const { seconds, peakMB, cpu } = await timed(['deploy', '--dist', dist, '--bucket', BUCKET, '--delete', '--storage', 'gcs'], work, env, profile);
       const put = gcs.count('object.upload') + gcs.count('object.upload.start');
       console.log(
         `| ${run} | ${seconds.toFixed(1)} | ${cpu} | ${gcs.count('object.list')} / ${gcs.count('object.download')} / ${put} / ${gcs.count('object.delete')} | ${Math.round(peakMB)} |`,
@@ -76,9 +79,10 @@ export async function runDeployScale(distDir: string): Promise<void> {
   }
 }
 
-function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakMB: number; cpu: string }> {
+function timed(args: string[], cwd: string, env: NodeJS.ProcessEnv, profileDir?: string): Promise<{ seconds: number; peakMB: number; cpu: string }> {
+  const node = profileDir ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M %U %S', process.execPath, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M %U %S', ...node, FELT, ...args], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => {

@@ -14,7 +14,7 @@ import { removeLeftoverTemporaries, TEMP_MARK, writeFileAtomic } from '../../sha
 import { duringStage, type Stage } from '../../shared/stageErrors.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
 import { notFound, preconditionFailed } from './errors.ts';
-import { inRange } from './nameRanges.ts';
+import { compareNames, inRange } from './nameRanges.ts';
 import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
 
 interface Sidecar extends ObjectInfo {
@@ -106,7 +106,7 @@ class LocalBucket implements Bucket {
     const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/') + 1) : '';
     if (base) checkObjectName(base.slice(0, -1));
     const names = await walk(path.join(this.dir, base), base);
-    const chosen = names.filter((n) => n.startsWith(prefix) && (!range || inRange(n, range))).sort();
+    const chosen = names.filter((n) => n.startsWith(prefix) && (!range || inRange(n, range))).sort(compareNames);
     const infos: ObjectInfo[] = [];
     for (const name of chosen) {
       const info = this.describe(name);

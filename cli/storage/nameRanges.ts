@@ -12,9 +12,24 @@ const NAMES_PER_RANGE = 5000;
 /** Listings in flight at once. */
 const MAX_RANGES = 8;
 
-/** GCS orders names by their UTF-8 bytes (JavaScript's < compares UTF-16 units, which differs above U+FFFF). */
+/**
+ * GCS orders names by their UTF-8 bytes, which is code point order. JavaScript's < compares UTF-16 units, which
+ * differs only where a surrogate (a character above U+FFFF) meets U+E000–U+FFFF: there the units are shifted into
+ * code point order. No Buffer per comparison: the fake GCS sorts 150,000 names with this.
+ */
 export function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
 }
 
 export function inRange(name: string, range: NameRange): boolean {

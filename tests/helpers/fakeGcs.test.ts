@@ -65,6 +65,23 @@ describe('fake GCS listings', () => {
     expect(pages).toEqual([{ names: ['articles/index.json'], prefixes: ['articles/en_US/', 'articles/ru_RU/', 'articles/tr_TR/'] }]);
   });
 
+  it('orders names by their UTF-8 bytes, as GCS does, in pages and in name ranges (U+FFFD before an emoji)', async () => {
+    // UTF-8: ~ 7E, U+E000 EE 80 80, U+FFFD EF BF BD, 😀 F0 9F 98 80. UTF-16 units would put the emoji (D83D) before U+E000.
+    const inOrder = ['o/a~', 'o/a\ue000', 'o/a\ufffd', 'o/a😀', 'o/a😀x', 'o/b'];
+    for (const name of [...inOrder].reverse()) gcs.put('utf8', name, 'x');
+    const paged: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const [files, next] = await client.bucket('utf8').getFiles({ prefix: 'o/', autoPaginate: false, maxResults: 2, ...(pageToken ? { pageToken } : {}) });
+      paged.push(...files.map((f) => f.name));
+      pageToken = (next as { pageToken?: string } | null)?.pageToken;
+    } while (pageToken);
+    expect(paged).toEqual(inOrder);
+    expect(inOrder.map((n) => Buffer.from(n)).sort(Buffer.compare).map((b) => b.toString())).toEqual(inOrder);
+    const [ranged] = await client.bucket('utf8').getFiles({ prefix: 'o/', startOffset: 'o/a\ufffd', endOffset: 'o/b' });
+    expect(ranged.map((f) => f.name)).toEqual(['o/a\ufffd', 'o/a😀', 'o/a😀x']);
+  });
+
   it("sends only the fields a fields mask names, as GCS does (felt asks for nine of a resource's fields)", async () => {
     gcs.put('masked', 'articles/en_US/a.md', 'x', { contentType: 'text/markdown', metadata: { title: 'A' } });
     gcs.put('masked', 'articles/en_US/b.md', 'y', { contentType: 'text/markdown' });

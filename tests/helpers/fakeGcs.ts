@@ -17,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CRC32C } from '@google-cloud/storage';
+import { compareNames } from '../../cli/storage/nameRanges.ts';
 
 export type RequestKind =
   | 'bucket.list'
@@ -412,7 +413,8 @@ function namesInOrder(bucket: Map<string, StoredObject>): string[] {
     nameOrders.set(bucket, (order = known));
   }
   if (order.stale) {
-    order.names = [...bucket.keys()].sort();
+    // GCS's order: by UTF-8 bytes (an emoji after U+FFFF), not by UTF-16 units as sort() would have it.
+    order.names = [...bucket.keys()].sort(compareNames);
     order.stale = false;
   }
   return order.names;
@@ -447,10 +449,10 @@ function listObjects(
   const names = namesInOrder(bucket);
   // startOffset and endOffset bound the names (from one included, up to the other excluded), as GCS's do.
   const startName = [prefix, query.startOffset ?? '', query.pageToken ? Buffer.from(query.pageToken, 'base64url').toString('utf8') : ''].reduce((a, b) =>
-    a > b ? a : b,
+    compareNames(a, b) > 0 ? a : b,
   );
-  const end = query.endOffset === undefined ? names.length : firstWhere(names, 0, (name) => name >= query.endOffset!);
-  let at = firstWhere(names, 0, (name) => name >= startName);
+  const end = query.endOffset === undefined ? names.length : firstWhere(names, 0, (name) => compareNames(name, query.endOffset!) >= 0);
+  let at = firstWhere(names, 0, (name) => compareNames(name, startName) >= 0);
   const items: string[] = [];
   const prefixes: string[] = [];
   while (at < end && items.length + prefixes.length < pageSize) {
