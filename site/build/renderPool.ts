@@ -7,14 +7,14 @@
  * (tests running the TypeScript sources) or one thread is asked for, pages
  * are rendered on the calling thread with the same code.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink, type OutputSink } from './fileSink.ts';
 import { writeBatch } from './renderBatch.ts';
 import type { CoverSubject } from '../pictures/coverArt.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
-import { defaultThreads, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
+import { defaultThreads, limitHeapGrowth, newRenderWorker, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
 import type { WorkerMessage } from './renderWorker.ts';
 
 export { defaultThreads };
@@ -71,6 +71,7 @@ export interface BesideTask {
 export type PoolOutput = { dir: string } | { sink: OutputSink };
 
 export function createRenderPool(setup: RenderSetup, output: PoolOutput, options: PoolOptions = {}): RenderPool {
+  limitHeapGrowth();
   const covers = options.covers ?? [];
   const beside = options.beside;
   if ('sink' in output) return inlinePool(setup, output.sink, covers, beside);
@@ -119,7 +120,7 @@ function workerPool(
   };
   const spawn = (): Slot => {
     // A worker started ahead (renderWorkers.ts) has loaded its modules by now; either way it gets the setup first.
-    const slot: Slot = { worker: takeStartedWorker() ?? new Worker(script), inFlight: 0 };
+    const slot: Slot = { worker: takeStartedWorker() ?? newRenderWorker(script), inFlight: 0 };
     slot.worker.postMessage({ setup, outDir } satisfies WorkerMessage);
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
@@ -147,6 +148,12 @@ function workerPool(
   };
 
   let beside = besideTask;
+  /** Pages rendered here since this thread last let its event loop turn. */
+  let hereSinceTurn = 0;
+  /** This thread renders the next page itself: the pool has grown, nothing is done beside, and every worker has its next batches waiting. */
+  const renderingHere = () =>
+    !beside && (slots.length === sizes.workers || asked > sizes.growAfter) && slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER);
+
   const runBeside = () => {
     const task = beside;
     beside = undefined;
@@ -200,6 +207,18 @@ function workerPool(
     async render(spec) {
       if (failure) throw failure;
       asked++;
+      if (renderingHere()) {
+        // Rendered at once rather than batched: a spec that waits in a batch while this thread renders the pages
+        // before it lives through young-generation collections and is promoted, and the old generation then grows
+        // with promoted specs until its next full collection (1.5-3 times the live heap at the build's peak).
+        renderHere([spec]);
+        if (++hereSinceTurn >= (sizes.busy?.() ? BUSY_STEP : BATCH)) {
+          // The workers' messages are heard between turns (the build's loop only awaits promises).
+          hereSinceTurn = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        return;
+      }
       batch.push(spec);
       // A full batch goes out; so does a partial one when a worker would otherwise sit idle.
       if (batch.length >= BATCH || slots.some((s) => s.inFlight === 0)) await dispatch();
