@@ -148,12 +148,6 @@ function workerPool(
   };
 
   let beside = besideTask;
-  /** Pages rendered here since this thread last let its event loop turn. */
-  let hereSinceTurn = 0;
-  /** This thread renders the next page itself: the pool has grown, nothing is done beside, and every worker has its next batches waiting. */
-  const renderingHere = () =>
-    !beside && (slots.length === sizes.workers || asked > sizes.growAfter) && slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER);
-
   const runBeside = () => {
     const task = beside;
     beside = undefined;
@@ -207,18 +201,6 @@ function workerPool(
     async render(spec) {
       if (failure) throw failure;
       asked++;
-      if (renderingHere()) {
-        // Rendered at once rather than batched: a spec that waits in a batch while this thread renders the pages
-        // before it lives through young-generation collections and is promoted, and the old generation then grows
-        // with promoted specs until its next full collection (1.5-3 times the live heap at the build's peak).
-        renderHere([spec]);
-        if (++hereSinceTurn >= (sizes.busy?.() ? BUSY_STEP : BATCH)) {
-          // The workers' messages are heard between turns (the build's loop only awaits promises).
-          hereSinceTurn = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
-        return;
-      }
       batch.push(spec);
       // A full batch goes out; so does a partial one when a worker would otherwise sit idle.
       if (batch.length >= BATCH || slots.some((s) => s.inFlight === 0)) await dispatch();
