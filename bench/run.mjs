@@ -111,10 +111,12 @@ async function benchSize(n, peers) {
   return { n, rows, weight, search, sitemapFiles: (await readdir(tools.felt.out)).filter((f) => /^sitemap(-\d+)?\.xml$/.test(f)).length };
 }
 
-const peers = ensurePeers();
+// The peers are installed only when a size runs them: `--sizes 100000` alone measures felt alone.
+const needsPeers = (n) => n < 100_000 || values.peers;
+const peers = sizes.some(needsPeers) ? ensurePeers() : undefined;
 const all = [];
 for (const n of sizes) {
-  const usePeers = n < 100_000 || values.peers ? peers : { hugo: false, eleventy: undefined };
+  const usePeers = needsPeers(n) ? peers : { hugo: false, eleventy: undefined };
   all.push(await benchSize(n, usePeers));
 }
 

@@ -7,14 +7,14 @@
  * (tests running the TypeScript sources) or one thread is asked for, pages
  * are rendered on the calling thread with the same code.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink, type OutputSink } from './fileSink.ts';
 import { writeBatch } from './renderBatch.ts';
 import type { CoverSubject } from '../pictures/coverArt.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
-import { defaultThreads, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
+import { defaultThreads, limitHeapGrowth, newRenderWorker, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
 import type { WorkerMessage } from './renderWorker.ts';
 
 export { defaultThreads };
@@ -71,6 +71,7 @@ export interface BesideTask {
 export type PoolOutput = { dir: string } | { sink: OutputSink };
 
 export function createRenderPool(setup: RenderSetup, output: PoolOutput, options: PoolOptions = {}): RenderPool {
+  limitHeapGrowth();
   const covers = options.covers ?? [];
   const beside = options.beside;
   if ('sink' in output) return inlinePool(setup, output.sink, covers, beside);
@@ -119,7 +120,7 @@ function workerPool(
   };
   const spawn = (): Slot => {
     // A worker started ahead (renderWorkers.ts) has loaded its modules by now; either way it gets the setup first.
-    const slot: Slot = { worker: takeStartedWorker() ?? new Worker(script), inFlight: 0 };
+    const slot: Slot = { worker: takeStartedWorker() ?? newRenderWorker(script), inFlight: 0 };
     slot.worker.postMessage({ setup, outDir } satisfies WorkerMessage);
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
