@@ -217,10 +217,7 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
   const prodExists = await prod.exists();
   // The record is read while the buckets are listed: at 100,000 articles it is a 12 MB download and parse
   // that the listings (200 pages) waited for.
-  const [read, listings] = await Promise.all([
-    prodExists ? readPublishRecord(prod) : undefined,
-    listEverything(dev, prodExists ? prod : undefined, locales),
-  ]);
+  const [read, listings] = await Promise.all([prodExists ? readPublishRecord(prod) : undefined, listEverything(dev, prodExists ? prod : undefined, locales)]);
   const record = read?.objects;
   const { slugs, force } = options;
   const result: Plan = { plan: [], invalid: [], checked: new Map(), adopt: new Map(), productionOnly: 0, record: read };

@@ -168,7 +168,9 @@ async function runNight(night: NightFigures['night'], articles: number, dir: str
     const { seconds, cpuSeconds, peakMB } = await felt(args, dir, env, profile);
     const server = process.cpuUsage(serverBefore);
     const serverCpuSeconds = (server.user + server.system) / 1e6;
-    process.stdout.write(` ${seconds.toFixed(1)} s (felt CPU ${cpuSeconds.toFixed(1)} s, server CPU ${serverCpuSeconds.toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})\n`);
+    process.stdout.write(
+      ` ${seconds.toFixed(1)} s (felt CPU ${cpuSeconds.toFixed(1)} s, server CPU ${serverCpuSeconds.toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})\n`,
+    );
     let unchangedMoved = 0;
     if (step === 'pull')
       unchangedMoved = gcs.log.filter((r) => {

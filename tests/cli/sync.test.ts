@@ -547,7 +547,8 @@ describe('publish and pull on the wire (gcs)', () => {
       await utimes(path.join(dist, folder, 'index.html'), hourAgo, hourAgo);
       gcs.put('felt-site', `${folder}/index.html`, folder, { contentType: 'text/html; charset=utf-8', cacheControl: REVALIDATE });
     }
-    const run = () => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, website: false });
+    const run = () =>
+      deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-site', storage: choice(), reporter: quiet().reporter, website: false });
     expect(await run()).toMatchObject({ upload: [], unchanged: 4000 });
     // The next deploy: when its first listing request arrives, a page is written into a folder of the release. A deploy
     // that walks first has read every folder by then and never sees it; one that lists while it walks (folders in turn)

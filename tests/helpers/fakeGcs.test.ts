@@ -77,7 +77,12 @@ describe('fake GCS listings', () => {
       pageToken = (next as { pageToken?: string } | null)?.pageToken;
     } while (pageToken);
     expect(paged).toEqual(inOrder);
-    expect(inOrder.map((n) => Buffer.from(n)).sort(Buffer.compare).map((b) => b.toString())).toEqual(inOrder);
+    expect(
+      inOrder
+        .map((n) => Buffer.from(n))
+        .sort(Buffer.compare)
+        .map((b) => b.toString()),
+    ).toEqual(inOrder);
     const [ranged] = await client.bucket('utf8').getFiles({ prefix: 'o/', startOffset: 'o/a\ufffd', endOffset: 'o/b' });
     expect(ranged.map((f) => f.name)).toEqual(['o/a\ufffd', 'o/a😀', 'o/a😀x']);
   });
