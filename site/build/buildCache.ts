@@ -120,7 +120,7 @@ export function newManifest(templateKey: string): BuildManifest {
  * build needs (BuildManifest.delta) comes from these notes, not from comparing 220,000 entries afterwards.
  *
  * Pages are unique in a build (the route check refuses two of one path), so a rebuild takes over the previous
- * manifest's page maps and changes them in place: a page made from unchanged inputs costs two lookups
+ * manifest's page maps and changes them in place: a page made from unchanged inputs costs one lookup
  * (keptPage), where filling new maps cost five hash operations a page, 600,000 at 100,000 articles. Other files
  * may be set twice in a build, so they go into a new map as before. The previous manifest is the maker's after
  * this: its page maps are this manifest's.

@@ -108,7 +108,7 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
   // Articles read from the article cache share one entity list per way of being filed (articleCache.ts), and so
   // their placements and the lists they go in: worked out once per entity list, not once per article. Placements
   // are only ever read.
-  const placedLists = new Map<Article['entities'], { placements: Placement[]; lists: string[][]; subcategories: string[][]; categories: string[][] }>();
+  const placedLists = new Map<Article['entities'], { placements: Placement[]; subcategories: string[][]; categories: string[][] }>();
   const none: readonly Placement[] = [];
   const noLists = { subcategories: [], categories: [] };
   let entries: IndexEntry[] | undefined;
@@ -131,10 +131,12 @@ export function buildCategoryIndex(articles: Article[], categories: CategoryNode
       const placements = placeArticle(article, categories);
       const subcategories = placements.map(({ category, subcategory }) => index.bySubcategory.get(subcategoryKey(category.key, subcategory.key))!);
       const categoryLists = placements.map(({ category }) => index.byCategory.get(category.key)!);
-      const lists = placements.flatMap((_, i) => [categoryLists[i]!, subcategories[i]!]);
-      placedLists.set(article.entities, (filed = { placements, lists, subcategories, categories: categoryLists }));
+      placedLists.set(article.entities, (filed = { placements, subcategories, categories: categoryLists }));
     }
-    for (const list of filed.lists) pushOnce(list, article.id);
+    // Lists are independent: the order they are filled in does not matter, and pushOnce keeps an article filed
+    // twice in one list (two subcategories of a category) there once.
+    for (const list of filed.categories) pushOnce(list, article.id);
+    for (const list of filed.subcategories) pushOnce(list, article.id);
   }
   return index;
 }
