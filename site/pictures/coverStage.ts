@@ -24,11 +24,12 @@ import { writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { digest } from '../build/buildCache.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
-import { ART_VERSION, coverSvg, type CoverSubject } from './coverArt.ts';
-import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS } from './coverSizes.ts';
+import { ART_VERSION, type CoverSubject } from './coverArt.ts';
+import { COVER_FORMATS, COVER_WIDTHS } from './coverSizes.ts';
 import { svgCoverFile } from './svgCover.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
 import { articleShareCard, cardVariant, siteShareCard, type ShareCard } from './shareCards.ts';
+import { cardSvg, earlyCardsUnderWay, keepEarlyCards, takeEarlyCard } from './earlyCards.ts';
 import type { CategoryNode } from '../../shared/types.ts';
 import { FeltError } from '../../shared/errors.ts';
 
@@ -63,6 +64,8 @@ interface RasterJob {
   /** Output file (relative to the site's root) for each name the job makes. */
   outputs: Map<string, string>;
   make: () => Promise<CoverFile[]>;
+  /** A share card's subject, what its bytes are drawn from. */
+  card?: CoverSubject;
 }
 
 /** A cover stage under way: its rasters are being made; finish() draws the SVG covers and waits for the rest. */
@@ -98,6 +101,8 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
     if (kept) counts.kept++;
     else todo.push(job);
   }
+  // The cards a cold build's own thread may already be drawing (earlyCards.ts): none other is drawn there now.
+  if (earlyCardsUnderWay()) keepEarlyCards(todo.flatMap((job) => (job.card ? [cardSvg(job.card)] : [])));
   // A cold build has no image cache to look in: each look is a round trip through the event loop, per raster.
   const cacheDir = options.cacheDir && existsSync(options.cacheDir) ? options.cacheDir : undefined;
   // One picture at a time, on one of libuv's threads: the pages render beside it on every core meanwhile, and
@@ -203,9 +208,17 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, svgs: CoverSubject[]
     yield {
       key: digest(`${KEY_BASE}${JSON.stringify(subject)}`),
       outputs: new Map([[CARD, card.path.slice(1)]]),
-      make: async () => [await shareCard(coverSvg(subject, COVER_WIDTH, COVER_HEIGHT))],
+      make: () => makeCard(subject),
+      card: subject,
     };
   }
+}
+
+/** A share card: the one the early thread drew from the same SVG (the same bytes), else made here. */
+async function makeCard(subject: CoverSubject): Promise<CoverFile[]> {
+  const svg = cardSvg(subject);
+  const early = await takeEarlyCard(svg)?.catch(() => undefined);
+  return [early ? { name: CARD, bytes: early } : await shareCard(svg)];
 }
 
 /** A provider's picture is the operator's file: one that is not an image stops the build with its name. */

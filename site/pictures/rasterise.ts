@@ -22,6 +22,8 @@ import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS, coverHeight, ty
 // within 10% of its size; effort 0 is faster still but up to 70% larger (14.5 KB against 8.7 KB for the bundled
 // article's 960 px cover: most of the article page's 90 KB budget margin). WebP's 2 is half the time of its default.
 const SETTINGS = { avif: { quality: 45, effort: 1 }, webp: { quality: 72, effort: 2 }, card: { quality: 82 } };
+/** The share card's JPEG settings, for the thread that draws a cold build's cards early (earlyCards.ts). */
+export const CARD_JPEG = SETTINGS.card;
 const ENCODERS: Record<CoverFormat, (image: Sharp) => Sharp> = {
   avif: (image) => image.avif(SETTINGS.avif),
   webp: (image) => image.webp(SETTINGS.webp),

@@ -52,14 +52,20 @@ export function articleShareCard(slug: string, placement: Placement | undefined,
   if (!placement) return siteShareCard(brand);
   const { category, subcategory } = placement;
   const variant = cardVariant(slug);
-  return {
-    path: urls.sharedCard(category.slug, subcategory.slug, variant),
-    // The variant is the art's seed where a cover has its slug: the card's shapes are the subcategory's, not an article's.
-    subject: { slug: `card ${category.key}/${subcategory.key} ${variant}`, category: category.key, subcategory: subcategory.key },
-  };
+  return { path: urls.sharedCard(category.slug, subcategory.slug, variant), subject: subcategoryCardSubject(category.key, subcategory.key, variant) };
+}
+
+/** What a subcategory's card `variant` is drawn from (categories.json keys). */
+export function subcategoryCardSubject(category: string, subcategory: string, variant: number): CoverSubject {
+  // The variant is the art's seed where a cover has its slug: the card's shapes are the subcategory's, not an article's.
+  return { slug: `card ${category}/${subcategory} ${variant}`, category, subcategory };
 }
 
 /** The share card of every page that is not an article: the brand's colours and motif. */
 export function siteShareCard(brand: string): ShareCard {
-  return { path: urls.siteCard(), subject: { slug: brand } };
+  return { path: urls.siteCard(), subject: siteCardSubject(brand) };
+}
+
+export function siteCardSubject(brand: string): CoverSubject {
+  return { slug: brand };
 }

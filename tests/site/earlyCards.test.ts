@@ -1,0 +1,55 @@
+/**
+ * Issue 13: a cold build's share cards are drawn on a thread of their own
+ * from the start of `felt build`, while the build's thread loads the content
+ * and the render worker waits for pages (site/pictures/earlyCards.ts); the
+ * cover stage takes them by their SVG instead of drawing them again, and
+ * they are the very bytes it would have made.
+ */
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../../site/content/loadContent.ts';
+import { loadMessages } from '../../site/i18n/loadMessages.ts';
+import { buildSiteModel } from '../../site/model/siteModel.ts';
+import { startCovers } from '../../site/pictures/coverStage.ts';
+import { possibleCardSvgs, startEarlyCards, takeEarlyCard } from '../../site/pictures/earlyCards.ts';
+import { shareCard } from '../../site/pictures/rasterise.ts';
+import { FIXTURE_SITE } from './helpers.ts';
+
+/** A copy of the fixture site in a folder of its own: its .felt-cache (beside content/) is this test's. */
+function freshSite(): string {
+  const content = path.join(mkdtempSync(path.join(os.tmpdir(), 'felt-early-cards-')), 'content');
+  cpSync(FIXTURE_SITE, content, { recursive: true });
+  return content;
+}
+
+describe('share cards drawn early', () => {
+  it('are not drawn when the image cache is there to read them from', () => {
+    const content = freshSite();
+    mkdirSync(path.join(path.dirname(content), '.felt-cache', 'images'), { recursive: true });
+    expect(startEarlyCards(content)).toBe(false);
+    expect(takeEarlyCard(possibleCardSvgs(content)[0]!)).toBeUndefined();
+  });
+
+  it('are the bytes the cover stage makes, and the cover stage takes them instead of drawing its own', async () => {
+    const content = freshSite();
+    const svgs = possibleCardSvgs(content);
+    // Two variants of each of the categories' subcategories, and the site's card.
+    expect(svgs.length).toBeGreaterThan(3);
+    expect(startEarlyCards(content)).toBe(true);
+
+    const model = buildSiteModel(await loadContent(content), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
+    const written = new Map<string, Uint8Array>();
+    const counts = await startCovers(model, { record: () => undefined, write: (file, bytes) => void written.set(file, bytes as Uint8Array) }).finish();
+    const cards = [...written.keys()].filter((file) => file.endsWith('.jpg'));
+    expect(cards).toContain('images/site-card.jpg');
+    expect(counts.made).toBe(cards.length);
+
+    // Every card the site shows was taken from the early thread: none is left to take. The others were dropped.
+    for (const svg of svgs) expect(takeEarlyCard(svg)).toBeUndefined();
+    // And each is what this thread draws from the same SVG: the site's card is the last of the possible ones.
+    const siteCard = await shareCard(svgs.at(-1)!);
+    expect(Buffer.compare(Buffer.from(written.get('images/site-card.jpg')!), siteCard.bytes)).toBe(0);
+  });
+});
