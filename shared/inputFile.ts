@@ -8,8 +8,7 @@
  * never a crash, a hang or a file read whole into memory. The read itself
  * stops at the limit, should the file grow after it was looked at.
  */
-import { constants, lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { LIMIT_HINT, tooLarge } from './limits.ts';
 
@@ -117,26 +116,33 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * The bytes of a file inspectInput accepted with `size` bytes: at most
  * `maxBytes`, however much it holds by now (one more byte is read to notice
  * that it grew past the limit).
+ *
+ * Read with synchronous calls: content files are small and, when a build
+ * reads them, nearly always in the page cache (just written by git, a pull
+ * or an editor). Through FileHandle each file cost four thread-pool round
+ * trips and their promises: reading the bench's 1,000 articles took 85 ms of
+ * CPU that way (64 at a time) and 16 ms this way, on the build's thread,
+ * while its render worker waits for the first pages.
  */
 export async function readInspected(file: string, size: number, maxBytes: number): Promise<InputRead> {
   try {
-    const handle = await open(file, READ_FLAGS);
+    const fd = openSync(file, READ_FLAGS);
     try {
       let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
       let length = 0;
       for (;;) {
         if (length === buffer.length) {
-          if (length > maxBytes) return refused(`file ${tooLarge((await handle.stat()).size, maxBytes)}`, LIMIT_HINT);
+          if (length > maxBytes) return refused(`file ${tooLarge(fstatSync(fd).size, maxBytes)}`, LIMIT_HINT);
           const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
           buffer.copy(larger, 0, 0, length);
           buffer = larger;
         }
-        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+        const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);
         if (bytesRead === 0) return { kind: 'read', bytes: buffer.subarray(0, length) };
         length += bytesRead;
       }
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
