@@ -64,7 +64,10 @@ function searchIndexHeap(content) {
     const r = await withTypeScript('bench/memory/searchIndexHeap.ts', (m) => m.searchIndexHeap(${JSON.stringify(content)}));
     console.log(JSON.stringify(r));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop())) : reject(new Error(`search index heap failed (${code})`))));
@@ -97,9 +100,10 @@ for (const n of sizes) {
   }
   if (values['search-index']) {
     row.search = await searchIndexHeap(path.join(dir, 'felt', 'content'));
-    const { before, planned, fileChars, files } = row.search;
+    const { before, planned, peak, fileChars, files } = row.search;
+    const mb = (bytes) => (bytes / MB).toFixed(1);
     console.log(
-      `   ${n} search index: ${((planned - before) / MB).toFixed(1)} MB alive once made, ${files} files, ${(fileChars / MB).toFixed(1)} M characters`,
+      `   ${n} search index: ${mb(planned - before)} MB alive once made, ${mb(peak - before)} MB at most while made, ${files} files, ${mb(fileChars)} M characters`,
     );
   }
   rows.push(row);
@@ -117,7 +121,11 @@ for (let i = 1; i < rows.length; i++) {
   const per = (x, y) => Math.round((y - x) / (b.n - a.n));
   console.log(`\n${a.n.toLocaleString('en')} → ${b.n.toLocaleString('en')} articles, bytes an article:`);
   if (a.peakMB && b.peakMB) console.log(`   peak resident ${per(a.peakMB * MB, b.peakMB * MB)}`);
-  if (a.search && b.search) console.log(`   live search index, made ${per(a.search.planned - a.search.before, b.search.planned - b.search.before)}`);
+  if (a.search && b.search) {
+    const { search: x } = a;
+    const { search: y } = b;
+    console.log(`   live search index, made ${per(x.planned - x.before, y.planned - y.before)}, at most ${per(x.peak - x.before, y.peak - y.before)}`);
+  }
   for (const s of b.stages ?? []) {
     const before = a.stages?.find((t) => stageName(t.stage) === stageName(s.stage));
     if (before) console.log(`   live ${stageName(s.stage).padEnd(20)} ${per(before.live, s.live)}`);
