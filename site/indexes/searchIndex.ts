@@ -215,11 +215,14 @@ export function planSearchIndex(sources: SearchSource[], entryOf: (index: number
 }
 
 function baseIndex(sources: SearchSource[], entryOf: (index: number) => SearchEntry): SearchIndexPlan {
-  const ordered = sources.map((source, i) => ({ entry: entryOf(i), key: keyOf(source.key) })).sort((a, b) => byAge(a.entry, b.entry));
-  const entries = ordered.map((o) => o.entry);
+  // Sorted as a list of indexes: no pair object per article.
+  const made = sources.map((_, i) => entryOf(i));
+  const order = Array.from(made.keys()).sort((a, b) => byAge(made[a]!, made[b]!));
+  const entries = order.map((i) => made[i]!);
+  made.length = 0;
   const n = entries.length;
   const shards = shardFiles(entries, 0, n);
-  const records = recordFiles(entries.map(recordOf), 0);
+  const records = recordFiles(n, (i) => recordOf(entries[i]!), 0);
   const perSegment = RECORD_CHUNK * SEGMENT_CHUNKS;
   const manifest: SearchManifest = { v: 4, id: shards.set.id, b: shards.set.b, s: SEGMENT_CHUNKS, r: records.segments, n, c: RECORD_CHUNK };
   const state: SearchBaseState = {
@@ -232,7 +235,7 @@ function baseIndex(sources: SearchSource[], entryOf: (index: number) => SearchEn
     r: records.segments,
     tail: entries.slice(n - (n % perSegment)).map(recordOf),
     slugs: entries.map((e) => e.slug),
-    keys: ordered.map((o) => o.key),
+    keys: order.map((i) => keyOf(sources[i]!.key)),
   };
   const files = [{ path: SEARCH_MANIFEST, content: JSON.stringify(manifest) }, ...shards.files, ...records.files];
   return { files, kept: [], state, delta: 0, tombstones: 0 };
@@ -247,7 +250,11 @@ function deltaIndex(base: SearchBaseState, fresh: SearchEntry[], dead: number[])
   for (let segment = 0; segment < whole; segment++) {
     for (let i = 0; i < SEGMENT_CHUNKS; i++) kept.push(`search/${base.r[segment]}/r/${segment * SEGMENT_CHUNKS + i}.json`);
   }
-  const records = recordFiles([...base.tail, ...delta.map(recordOf)], whole * SEGMENT_CHUNKS);
+  const records = recordFiles(
+    base.tail.length + delta.length,
+    (i) => (i < base.tail.length ? base.tail[i]! : recordOf(delta[i - base.tail.length]!)),
+    whole * SEGMENT_CHUNKS,
+  );
   const shards = delta.length > 0 ? shardFiles(delta, base.n, n) : undefined;
   const manifest: SearchManifest = {
     v: 4,
@@ -279,13 +286,15 @@ function keyOf(digest: string): string {
 
 /** The word shards of these entries, the first at ordinal `first`; `total` articles in the whole index decide what is too common to list. */
 function shardFiles(entries: SearchEntry[], first: number, total: number): { set: SearchShardSet; files: OutputFile[] } {
-  // word → per field, the ordinals of the articles that hold it (ascending, as ordinals are visited in order)
-  const postings = new Map<string, [number[], number[], number[]]>();
+  // word → per field, the ordinals of the articles that hold it (ascending, as ordinals are visited in order). Most
+  // words are in one field only (a title's number, a name): their other fields share NO_ARTICLES, not a list each.
+  const postings = new Map<string, (number[] | null)[]>();
   entries.forEach((entry, i) => {
     FIELDS.map((field) => (field === 'topics' ? entry.topics.join(' ') : entry[field])).forEach((text, field) => {
       for (const word of new Set(words(text))) {
         let lists = postings.get(word);
-        if (!lists) postings.set(word, (lists = [[], [], []]));
+        if (!lists) postings.set(word, (lists = [NO_ARTICLES, NO_ARTICLES, NO_ARTICLES]));
+        if (lists[field] === NO_ARTICLES) lists[field] = [];
         lists[field]!.push(first + i);
       }
     });
@@ -303,29 +312,48 @@ function shardFiles(entries: SearchEntry[], first: number, total: number): { set
   let bytes = 0;
   for (const word of [...postings.keys()].sort()) {
     const lists = postings.get(word)!;
-    const coded = lists.map((list) => (list.length > common ? null : gaps(list))) as SearchPostings;
-    keyOf(homeKey(word)).own.push([word, coded]);
+    bytes += word.length * 3 + 12 + lists.reduce((sum, list) => sum + Math.min(list!.length, common) * 3, 0);
+    // Coded where they stand: a gap-coded copy of every list, held beside the lists themselves, doubled them.
+    for (let field = 0; field < lists.length; field++) {
+      const list = lists[field]!;
+      if (list.length > common) lists[field] = null;
+      else toGaps(list);
+    }
+    keyOf(homeKey(word)).own.push([word, lists as SearchPostings]);
     for (const key of variantKeys(word)) keyOf(key).variants.push(word);
-    bytes += word.length * 3 + 12 + lists.reduce((sum, list) => sum + Math.min(list.length, common) * 3, 0);
   }
+  postings.clear(); // the lists live on in shardWords, then in the shards, until each shard is JSON
 
   const buckets = bucketCount(bytes);
-  const shards: SearchShard[] = Array.from({ length: buckets }, () => ({ w: {} }));
+  const shards: (SearchShard | undefined)[] = Array.from({ length: buckets }, () => ({ w: {} }));
   for (const key of [...shardWords.keys()].sort()) {
     const { own, variants } = shardWords.get(key)!;
     const shard = shards[bucketOf(key, buckets)]!;
     for (const [word, coded] of own) shard.w[word] = coded;
     if (variants.length > 0) (shard.v ??= []).push(...variants);
   }
-  const json = shards.map((shard) => JSON.stringify(shard));
+  shardWords.clear();
+  // Each shard let go once it is JSON: its word lists with it.
+  const json: string[] = [];
+  for (let i = 0; i < buckets; i++) {
+    json.push(JSON.stringify(shards[i]));
+    shards[i] = undefined;
+  }
   const id = indexId([String(buckets), ...json]);
   return { set: { id, b: buckets }, files: json.map((content, i) => ({ path: `search/${id}/w/${i}.json`, content })) };
 }
 
-/** Record chunk files from chunk `firstChunk` (a segment's first) on, in segments named by their content. */
-function recordFiles(records: SearchRecord[], firstChunk: number): { segments: string[]; files: OutputFile[] } {
+/**
+ * Record chunk files of `count` records from chunk `firstChunk` (a segment's first) on, in segments named by their
+ * content. Each record is made as its chunk is: no list of them all.
+ */
+function recordFiles(count: number, recordAt: (index: number) => SearchRecord, firstChunk: number): { segments: string[]; files: OutputFile[] } {
   const chunkJson: string[] = [];
-  for (let i = 0; i < records.length; i += RECORD_CHUNK) chunkJson.push(JSON.stringify(records.slice(i, i + RECORD_CHUNK)));
+  for (let i = 0; i < count; i += RECORD_CHUNK) {
+    const chunk: SearchRecord[] = [];
+    for (let j = i; j < Math.min(i + RECORD_CHUNK, count); j++) chunk.push(recordAt(j));
+    chunkJson.push(JSON.stringify(chunk));
+  }
   const segments: string[] = [];
   for (let first = 0; first < chunkJson.length; first += SEGMENT_CHUNKS) {
     segments.push(indexId([String(RECORD_CHUNK), String(firstChunk + first), ...chunkJson.slice(first, first + SEGMENT_CHUNKS)]));
@@ -338,6 +366,14 @@ function recordFiles(records: SearchRecord[], firstChunk: number): { segments: s
 function gaps(list: number[]): number[] {
   return list.map((value, i) => (i === 0 ? value : value - list[i - 1]!));
 }
+
+/** gaps(), in the list itself (from its end, so each gap is taken against the ordinal before it). */
+function toGaps(list: number[]): void {
+  for (let i = list.length - 1; i > 0; i--) list[i]! -= list[i - 1]!;
+}
+
+/** The list of a word's field no article has it in: one shared, never pushed to (shardFiles gives a field its own first). */
+const NO_ARTICLES: number[] = [];
 
 function bucketCount(bytes: number): number {
   let buckets = 1;
