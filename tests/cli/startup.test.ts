@@ -86,8 +86,11 @@ describe('what a command loads', () => {
     expect(loaded).toEqual(expect.arrayContaining(['commander', 'react', 'react-dom']));
     expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('<!doctype html>');
     expect(loaded.filter((name) => NOT_FOR_BUILDING.includes(name))).toEqual([]);
-    // The share cards were drawn: sharp (libvips) was loaded for them.
-    expect(loaded).toContain('sharp');
+    // A cold build draws its share cards on a thread of their own (site/pictures/earlyCards.ts): sharp (libvips) is
+    // loaded there, never on the build's thread, and the cards are in the release.
+    expect(loaded).not.toContain('sharp');
+    const cards = (await readdir(path.join(out, 'images', 'cards'), { recursive: true })).filter((name) => String(name).endsWith('.jpg'));
+    expect(cards.length).toBeGreaterThan(0);
   });
 
   it('a build whose pictures are all in the image cache never loads sharp', async () => {
