@@ -30,6 +30,7 @@ import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, readManifest, serializeManifest, type BuildManifest } from './buildCache.ts';
 import { assembleRelease } from './commit.ts';
+import { planAdditions, planKey, recordedArticles, type AdditionPlan } from './additions.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
@@ -89,6 +90,11 @@ export interface BuildResult {
   pages: number;
   /** Pages rendered this time; the others were unchanged and reused. */
   rendered: number;
+  /**
+   * Pages this build checked for a change (worked out their inputs, or made their spec). After articles were only
+   * added, the pages they cannot change are not checked (additions.ts); otherwise every page is.
+   */
+  checked: number;
   articles: number;
   /** Where the articles came from: content/ (production) or, in a preview, the dev bucket (issue 17.2). */
   origins: { production: number; dev: number };
@@ -228,6 +234,14 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   if (target.layout && !reuse) discardSpare(target.layout);
   const maker = new ManifestMaker(templateKey, reuse);
   const { manifest } = maker;
+  // After articles were only added, the pages they cannot change are kept without a look (additions.ts).
+  const preview = options.devContentDir !== undefined;
+  manifest.planKey = planKey(model, preview);
+  const additions = reuse ? planAdditions(model, reuse, manifest.planKey, preview) : undefined;
+  const plan = additions && 'added' in additions ? additions : undefined;
+  mark(`plan (${plan ? `${plan.added.length} articles added` : additions && 'fullCheck' in additions ? `every page: ${additions.fullCheck}` : 'every page'})`);
+  manifest.articles = plan?.articles ?? recordedArticles(model);
+  if (plan) maker.keepUnseenPages();
   // What this build writes, for an incremental build to rework the spare release with (commit.ts). A full build's
   // release is its staging folder as it stands: it keeps no list (at 100,000 articles 340,000 paths, 30 MB of heap).
   const written: string[] | undefined = reuse ? [] : undefined;
@@ -243,7 +257,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
         written?.push(file);
       },
     },
-    { cacheDir: options.imageCache },
+    { cacheDir: options.imageCache, additions: plan && reuse ? { articles: plan.added, previous: reuse.others } : undefined },
   );
   target.settled = covers.settled;
   // The SVG covers are drawn by the render threads, a few with each batch of pages.
@@ -278,7 +292,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
     search = { summary, milliseconds: performance.now() - started };
   };
   const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
-  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, busy: covers.busy, covers: svgCovers, beside });
+  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, plan, busy: covers.busy, covers: svgCovers, beside });
   mark('pages');
   if (target.layout) crashPoint('pages-written');
 
@@ -327,7 +341,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
         if (!reuse) renameSync(staging, release);
         await publishRelease(layout, release);
       };
-  return { pages: pages.count, rendered: pages.rendered, compilationHash, threads: pages.threads, finish };
+  return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, finish };
 }
 
 /**
@@ -352,12 +366,13 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   maker: ManifestMaker,
   written: string[] | undefined,
-  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'>,
+  options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'> & { plan?: AdditionPlan },
 ) {
   const { settings } = model.content;
   const sitemap: SitemapEntry[] = [];
   let count = 0;
   let rendered = 0;
+  let checked = 0;
   const total = countPages(model);
   const threads = options.threads ?? defaultThreads();
   // An incremental build of a small site holds back its first pages: if that
@@ -385,9 +400,13 @@ async function renderPages(
   };
   const keyOf = createPageKeyer();
   try {
+    const { plan } = options;
     for (const entry of pageEntryList(model)) {
-      if (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs)) {
-        // Made from the same inputs as last time: the same spec, key and files.
+      // Made from the same inputs as last time, known without working them out (the manifest keeps its entries), or
+      // found so: the same spec, key and files.
+      const unchanged = plan && !plan.mayChange(entry);
+      if (!unchanged) checked++;
+      if (unchanged || (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs))) {
         sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
       } else {
         const spec = entry.spec();
@@ -415,7 +434,7 @@ async function renderPages(
     throw error;
   }
   options.onProgress?.(total, total);
-  return { count, rendered, sitemap, threads: pool.threads };
+  return { count, rendered, checked, sitemap, threads: pool.threads };
 }
 
 function lastModified(spec: PageSpec): string | undefined {

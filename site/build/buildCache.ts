@@ -19,7 +19,7 @@ export { feltCodeVersion } from './codeVersion.ts';
 
 // Named as when it was JSON: a release is whole when it has this file (output.ts), releases made by an older felt included.
 export const MANIFEST_FILE = '.felt/manifest.json';
-const MANIFEST_VERSION = 5;
+const MANIFEST_VERSION = 6;
 
 export interface BuildManifest {
   version: number;
@@ -30,6 +30,14 @@ export interface BuildManifest {
   inputs: Map<string, string>;
   /** Files that are not pages (assets, feeds, sitemaps, search index, static files, covers) → digest of their bytes or version. */
   others: Map<string, string>;
+  /**
+   * Every article the build read, by content locale and slug → the start of its file's digest. The next build
+   * compares its articles with these to learn, one lookup each, whether articles were only added; it then looks at
+   * the pages those can change, not at every page (additions.ts).
+   */
+  articles: Map<string, Map<string, string>>;
+  /** What besides the articles every page with inputs reads (authors, ads, locale, provider pictures): additions.ts. */
+  planKey: string;
   /**
    * Set by an incremental build: the release it was made beside (its folder's name) and the pages and other files
    * whose key differs from that release's (added, changed or removed). The next build brings that release, its
@@ -49,6 +57,8 @@ export function digest(data: string | Uint8Array): string {
 
 /** A path never holds NUL: it separates the names and keys in the file. */
 const SEPARATOR = '\0';
+/** The file's last bytes: a file cut short anywhere (a full disk) lacks them, even within its last field. */
+const END = `${SEPARATOR}end`;
 
 /** The manifest's first line: all but its maps, which follow as counted runs of NUL-separated fields. */
 interface ManifestHead {
@@ -57,12 +67,16 @@ interface ManifestHead {
   /** How many pages and other files the runs hold. */
   pages: number;
   others: number;
+  /** How many articles of each content locale the runs hold. */
+  articles: Record<string, number>;
+  planKey: string;
   delta?: BuildManifest['delta'];
 }
 
 /**
  * The manifest as written: a JSON line (ManifestHead), then, separated by NUL, the pages' paths, their keys, their
- * inputs in the same order (empty where a page has none), the other files' names and their digests. No JSON for
+ * inputs in the same order (empty where a page has none), the other files' names and their digests, and per content
+ * locale its articles' slugs and digests. No JSON for
  * the 560,000 fields of a 100,000-article site: one split reads them, where JSON had to escape every separator, and
  * the inputs share the pages' paths.
  */
@@ -72,6 +86,8 @@ export function serializeManifest(manifest: BuildManifest): string {
     templateKey: manifest.templateKey,
     pages: manifest.pages.size,
     others: manifest.others.size,
+    articles: Object.fromEntries([...manifest.articles].map(([locale, slugs]) => [locale, slugs.size])),
+    planKey: manifest.planKey,
     ...(manifest.delta ? { delta: manifest.delta } : {}),
   };
   // Pushed one by one: spread into push() passes each field as an argument, past the stack's limit at 100,000.
@@ -81,19 +97,26 @@ export function serializeManifest(manifest: BuildManifest): string {
   for (const page of manifest.pages.keys()) fields.push(manifest.inputs.get(page) ?? '');
   for (const file of manifest.others.keys()) fields.push(file);
   for (const value of manifest.others.values()) fields.push(value);
-  return `${JSON.stringify(head)}\n${fields.join(SEPARATOR)}`;
+  for (const slugs of manifest.articles.values()) {
+    for (const slug of slugs.keys()) fields.push(slug);
+    for (const digest of slugs.values()) fields.push(digest);
+  }
+  return `${JSON.stringify(head)}\n${fields.join(SEPARATOR)}${END}`;
 }
 
 export function readManifest(outDir: string): BuildManifest | undefined {
   try {
-    const text = readStateText(path.join(outDir, MANIFEST_FILE));
+    const whole = readStateText(path.join(outDir, MANIFEST_FILE));
+    if (!whole.endsWith(END)) return undefined;
+    const text = whole.slice(0, -END.length);
     const lineEnd = text.indexOf('\n');
     const head = JSON.parse(text.slice(0, lineEnd)) as ManifestHead;
     if (head.version !== MANIFEST_VERSION) return undefined;
     const pageCount = head.pages;
-    const fields = pageCount + head.others === 0 ? [] : text.slice(lineEnd + 1).split(SEPARATOR);
+    const articleCount = Object.values(head.articles).reduce((sum, n) => sum + n, 0);
+    const fields = pageCount + head.others + articleCount === 0 ? [] : text.slice(lineEnd + 1).split(SEPARATOR);
     // A manifest cut short or hand-edited is no manifest: the build starts over.
-    if (fields.length !== pageCount * 3 + head.others * 2) return undefined;
+    if (fields.length !== pageCount * 3 + head.others * 2 + articleCount * 2) return undefined;
     const pages = new Map<string, string>();
     const inputs = new Map<string, string>();
     for (let i = 0; i < pageCount; i++) {
@@ -105,14 +128,22 @@ export function readManifest(outDir: string): BuildManifest | undefined {
     const others = new Map<string, string>();
     const from = pageCount * 3;
     for (let i = 0; i < head.others; i++) others.set(fields[from + i]!, fields[from + head.others + i]!);
-    return { version: head.version, templateKey: head.templateKey, pages, inputs, others, delta: head.delta };
+    const articles = new Map<string, Map<string, string>>();
+    let at = from + head.others * 2;
+    for (const [locale, count] of Object.entries(head.articles)) {
+      const slugs = new Map<string, string>();
+      for (let i = 0; i < count; i++) slugs.set(fields[at + i]!, fields[at + count + i]!);
+      articles.set(locale, slugs);
+      at += count * 2;
+    }
+    return { version: head.version, templateKey: head.templateKey, pages, inputs, others, articles, planKey: head.planKey, delta: head.delta };
   } catch {
     return undefined;
   }
 }
 
 export function newManifest(templateKey: string): BuildManifest {
-  return { version: MANIFEST_VERSION, templateKey, pages: new Map(), inputs: new Map(), others: new Map() };
+  return { version: MANIFEST_VERSION, templateKey, pages: new Map(), inputs: new Map(), others: new Map(), articles: new Map(), planKey: '' };
 }
 
 /**
@@ -137,6 +168,7 @@ export class ManifestMaker {
   private readonly seen: string[] = [];
   private readonly tracking: boolean;
   private finished = false;
+  private keepsUnseen = false;
 
   constructor(templateKey: string, previous?: BuildManifest) {
     this.manifest = newManifest(templateKey);
@@ -197,7 +229,7 @@ export class ManifestMaker {
   finishPages(): void {
     if (this.finished) return;
     this.finished = true;
-    if (!this.tracking || this.kept.pages === this.previousPages) return;
+    if (!this.tracking || this.keepsUnseen || this.kept.pages === this.previousPages) return;
     const seen = new Set(this.seen);
     for (const path of this.manifest.pages.keys()) {
       if (seen.has(path)) continue;
@@ -205,6 +237,14 @@ export class ManifestMaker {
       this.manifest.inputs.delete(path);
       this.noted.pages.push(path);
     }
+  }
+
+  /**
+   * Keeps the previous manifest's pages this build does not set, as they were: for a build that knows no page is
+   * gone and skips the pages nothing it changed can touch (additions.ts), without a lookup for each of them.
+   */
+  keepUnseenPages(): void {
+    this.keepsUnseen = true;
   }
 
   /** The pages and other files whose key differs from the previous manifest's, either way (added, changed or gone). */

@@ -112,12 +112,15 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
  * not the newest: an article's related list then stays the same when new
  * articles arrive, so a nightly rebuild does not re-render the whole archive.
  */
-export function relatedArticles(model: SiteModel, article: Article, count = 4): ArticleSummary[] {
+export function relatedArticles(model: SiteModel, article: Article, count = RELATED_COUNT): ArticleSummary[] {
   return relatedIds(model, article, count).map((id) => model.summaries.get(id)!);
 }
 
+/** How many related articles a page shows; they are drawn from at most this many places on either side of it. */
+export const RELATED_COUNT = 4;
+
 /** The ids of relatedArticles(), for what depends on which articles they are. */
-export function relatedIds(model: SiteModel, article: Article, count = 4): string[] {
+export function relatedIds(model: SiteModel, article: Article, count = RELATED_COUNT): string[] {
   const picked: string[] = [];
   // Older neighbours first (the next `count` in the list), then newer ones, nearest first: in the article's
   // subcategories, then its categories. No copies of the lists, no key strings, no closure per call: a rebuild asks

@@ -30,7 +30,7 @@ import { svgCoverFile } from './svgCover.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
 import { articleShareCard, cardVariant, siteShareCard, type ShareCard } from './shareCards.ts';
 import { cardSvg, earlyCardsUnderWay, keepEarlyCards, takeEarlyCard } from './earlyCards.ts';
-import type { CategoryNode } from '../../shared/types.ts';
+import type { Article, CategoryNode } from '../../shared/types.ts';
 import { FeltError } from '../../shared/errors.ts';
 
 export interface CoverTarget {
@@ -46,6 +46,12 @@ export interface CoverTarget {
 export interface CoverOptions {
   /** The image cache's folder; none for a build in memory. */
   cacheDir?: string;
+  /**
+   * A rebuild after articles were only added (build/additions.ts): the pictures of the articles it had are as the
+   * previous build recorded them (`previous`, that build's other files: the pictures among them are kept as they
+   * were), and only the new articles' are looked at.
+   */
+  additions?: { articles: readonly Article[]; previous: ReadonlyMap<string, string> };
 }
 
 export interface CoverCounts {
@@ -95,7 +101,9 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   const counts: CoverCounts = { made: 0, cached: 0, kept: 0, drawn: 0 };
   const todo: RasterJob[] = [];
   const svgs: CoverSubject[] = [];
-  for (const job of rasterJobs(model, target, svgs)) {
+  const { additions } = options;
+  if (additions) for (const [file, version] of additions.previous) if (isPicture(file)) target.record(file, version);
+  for (const job of rasterJobs(model, additions?.articles ?? model.articles, target, svgs)) {
     let kept = true;
     for (const file of job.outputs.values()) kept = target.record(file, job.key) === true && kept;
     if (kept) counts.kept++;
@@ -166,14 +174,14 @@ const CARD = 'card.jpg';
  * cache would), and yields the rasters the site needs: each provider picture's set, and each share card once,
  * however many articles show it.
  */
-function* rasterJobs(model: SiteModel, target: CoverTarget, svgs: CoverSubject[]): Generator<RasterJob> {
+function* rasterJobs(model: SiteModel, articles: readonly Article[], target: CoverTarget, svgs: CoverSubject[]): Generator<RasterJob> {
   const brand = model.content.settings.brand;
   const cards = new Map<string, ShareCard>();
   // Per subcategory an article is filed under first (none: filed nowhere): its SVGs' version (what they are drawn
   // from besides the slug, which the file's name holds) and the card variants seen. Looked up by the subcategory's
   // node, so an article costs no key string: this loop runs over every article of every rebuild.
   const filedUnder = new Map<CategoryNode | undefined, { version: string; variants: Set<number> }>();
-  for (const article of model.articles) {
+  for (const article of articles) {
     const provided = model.pictures.get(article.slug);
     if (provided) {
       const outputs = new Map<string, string>();
@@ -212,6 +220,14 @@ function* rasterJobs(model: SiteModel, target: CoverTarget, svgs: CoverSubject[]
       card: subject,
     };
   }
+}
+
+/** The folders and file the picture stage writes (model/urls.ts: cover, coverSvg, shareCard, sharedCard, siteCard). */
+const PICTURE_FOLDERS = ['images/covers/', 'images/og/', 'images/cards/'];
+const SITE_CARD = urls.siteCard().slice(1);
+
+function isPicture(file: string): boolean {
+  return file === SITE_CARD || PICTURE_FOLDERS.some((folder) => file.startsWith(folder));
 }
 
 /** A share card: the one the early thread drew from the same SVG (the same bytes), else made here. */

@@ -95,8 +95,8 @@ function articleInputs(model: SiteModel): (article: Article) => string {
   const shared = buildWideInputs(model);
   const tokens = cardTokens(model);
   return (article) => {
-    let text = shared + tokens.get(article.id)!;
-    for (const id of relatedIds(model, article)) text += tokens.get(id)!;
+    let text = shared + tokens.get(article.id);
+    for (const id of relatedIds(model, article)) text += tokens.get(id);
     if (article.translationKey) text += JSON.stringify(model.translations.get(article.translationKey) ?? []);
     return digest(text);
   };
@@ -114,21 +114,32 @@ export function buildWideInputs(model: SiteModel): string {
   return shared;
 }
 
-const tokensByModel = new WeakMap<SiteModel, ReadonlyMap<string, string>>();
+const tokensByModel = new WeakMap<SiteModel, CardTokens>();
+
+export interface CardTokens {
+  get(id: string): string;
+}
 
 /**
  * Every article's card token, by id: what a page that shows the article reads of it, on its own page or as a card (a
  * listing's, a related article's): its file (which makes its summary with the template and authors), its provider
  * picture (the cover and its alt text) and its draft mark. A body edit changes it too: the page's spec is then made
- * and keyed, and rendered only if its key changed (build.ts). Made in one pass when first asked for: a rebuild reads
- * each token several times (its page, its neighbours' related cards, its listings), 1.2 million reads at 100,000.
+ * and keyed, and rendered only if its key changed (build.ts). Each is made when first asked for, then kept: a full
+ * rebuild reads each token several times (its page, its neighbours' related cards, its listings), 1.2 million reads
+ * at 100,000, and a rebuild after additions only (build/additions.ts) reads the few hundred its pages show.
  */
-export function cardTokens(model: SiteModel): ReadonlyMap<string, string> {
+export function cardTokens(model: SiteModel): CardTokens {
   let tokens = tokensByModel.get(model);
   if (!tokens) {
     const made = new Map<string, string>();
-    for (const article of model.articles) made.set(article.id, cardToken(model, article));
-    tokensByModel.set(model, (tokens = made));
+    tokens = {
+      get(id) {
+        let token = made.get(id);
+        if (token === undefined) made.set(id, (token = cardToken(model, model.byId.get(id)!)));
+        return token;
+      },
+    };
+    tokensByModel.set(model, tokens);
   }
   return tokens;
 }

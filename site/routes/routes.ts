@@ -13,6 +13,7 @@ import { urls } from '../model/urls.ts';
 import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
 import { articleEntries, buildWideInputs, cardTokens } from './articlePages.ts';
 import { digest } from '../build/buildCache.ts';
+import type { ListingPlace } from '../build/additions.ts';
 import { authorOwner, categoryOwner, feltOwned, home, sponsorship, subcategoryOwner, type Draft, type Owner } from './routeParts.ts';
 
 /**
@@ -29,6 +30,8 @@ export interface PageEntry {
   /** Digest of everything the page is made from; set for article and listing pages, which are always in the sitemap. */
   inputs?: string;
   lastmod?: string;
+  /** Listing pages: which listing, and which of its pages (build/additions.ts). */
+  listing?: ListingPlace;
   spec(): PageSpec;
 }
 
@@ -40,6 +43,7 @@ interface Route {
   draft(): Draft;
   /** Listing pages: the digest of everything draft() reads (see PageEntry.inputs). Such pages are always in the sitemap. */
   inputs?: () => string;
+  listing?: ListingPlace;
 }
 
 export function* pageEntries(model: SiteModel): Generator<PageEntry> {
@@ -224,6 +228,7 @@ function* paginate(model: SiteModel, listing: Listing): Generator<Route> {
       kind: listing.kind,
       owner: listing.owner,
       draft: () => listingPage(model, listing, path, page, shown()),
+      listing: { ids: listing.ids, page },
       // The front page shows the topics' counts and the total; archive pages only their articles and numbering.
       inputs: () => listingInputs(model, path, listing.ids, page, page === 0 ? JSON.stringify([listing.shared().topics, listing.ids.length]) : ''),
     };
@@ -242,7 +247,7 @@ function listingInputs(model: SiteModel, path: string, ids: string[], page: numb
   let text = `${buildWideInputs(model)}\n${path}\n${pageInfo(path, page, archives).newest}\n${front}`;
   const tokens = cardTokens(model);
   const [start, end] = itemRange(ids.length, size, page);
-  for (let i = start; i < end; i++) text += tokens.get(ids[i]!)!;
+  for (let i = start; i < end; i++) text += tokens.get(ids[i]!);
   return digest(text);
 }
 
@@ -295,6 +300,7 @@ function* authorRoutes(model: SiteModel): Generator<Route> {
         owner,
         draft: () => authorPage(model, author, path, page, ids.length, shown()),
         inputs: () => listingInputs(model, path, ids, page, page === 0 ? String(ids.length) : ''),
+        listing: { ids, page },
       };
     }
   }

@@ -208,6 +208,57 @@ describe('incremental builds', () => {
     expect(next.rendered).toBeLessThan(next.pages / 2);
   });
 
+  it('after articles are only added, checks only the pages they can change, and writes what a cold build writes', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    const add = (slug: string, date: string, extra: { locale?: string; translationKey?: string } = {}) => {
+      const locale = extra.locale ?? 'en_US';
+      let text = NEW_ARTICLE.replace('slug: reading-line-movement', `slug: ${slug}`)
+        .replace('title: Reading Line Movement', `title: Line ${slug}`)
+        .replace('date: 2026-03-01', `date: ${date}`)
+        .replace('locale: en_US', `locale: ${locale}`);
+      if (extra.translationKey) text = text.replace(`locale: ${locale}`, `locale: ${locale}\ntranslationKey: ${extra.translationKey}`);
+      return mkdir(path.join(content, 'articles', locale), { recursive: true }).then(() =>
+        writeFile(path.join(content, 'articles', locale, `${slug}.md`), text),
+      );
+    };
+    // Two dozen articles a month apart in one subcategory (the fixture pages by one): a new one lands among
+    // neighbours whose related articles it joins, and moves every archive page newer than itself.
+    const month = (n: number) => `${2023 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
+    for (let n = 0; n < 24; n++) await add(`monthly-${n}`, `${month(n)}-10`);
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+
+    // Each round is one kind of addition, so that every page it can change is found by the plan alone.
+    const rounds: [string, () => Promise<unknown>][] = [
+      ['one article among the others', () => add('between', `${month(11)}-20`)],
+      ['the newest article: the newest archive pages link one page further', () => add('newest', '2026-02-20')],
+      ['a translation in another locale', () => add('ilk-adimlar', '2026-01-12', { locale: 'tr_TR', translationKey: 'first-steps' })],
+      ['two articles older than all', () => Promise.all([add('oldest-a', '2022-01-01'), add('oldest-b', '2022-02-01')])],
+      // The oldest two have no older neighbours: their related articles are the newer ones, this one among them.
+      ['one just newer than the oldest two', () => add('old-c', '2022-06-01')],
+      ['two neighbours at once', () => Promise.all([add('pair-a', `${month(5)}-20`), add('pair-b', `${month(5)}-25`)])],
+    ];
+    for (const [what, change] of rounds) {
+      await change();
+      const result = await buildSite({ contentDir: content, outDir: out, now: NOW });
+      // The oldest article moves every archive page of its listings (the fixture pages by one): those are checked too.
+      expect(result.checked, `${what}: pages checked`).toBeLessThan(result.pages);
+      const { fresh } = await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, what);
+      await expectSameSearch(out, fresh, what);
+    }
+    expect(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).toContain('/articles/ilk-adimlar');
+    expect(await readFile(path.join(out, 'articles/oldest-a/index.html'), 'utf8')).toContain('/articles/old-c');
+
+    // An article changed: it may have moved in its listings, so every page is checked.
+    await writeFile(
+      path.join(content, 'articles/en_US/monthly-3.md'),
+      (await readFile(path.join(content, 'articles/en_US/monthly-3.md'), 'utf8')).replace(`${month(3)}-10`, `${month(20)}-15`),
+    );
+    const changed = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(changed.checked).toBe(changed.pages);
+    await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, 'a date changed');
+  });
+
   it('renders the same site on worker threads as on one thread', async () => {
     const content = await fixtureCopy();
     const root = await tempDir();

@@ -94,6 +94,18 @@ describe('the manifest on disk', () => {
       ['sw.js', 'h0'],
       ['static/odd name.txt', 'h1'],
     ]);
+    manifest.articles = new Map([
+      ['en_US', new Map([['a', '0123456789abcdef']])],
+      ['ru_RU', new Map()],
+      [
+        'tr_TR',
+        new Map([
+          ['b', 'fedcba9876543210'],
+          ['c', '00000000ffffffff'],
+        ]),
+      ],
+    ]);
+    manifest.planKey = 'plan';
     manifest.delta = { from: 'r1', pages: ['/articles/a'], others: [] };
     writeFileSync(path.join(release, MANIFEST_FILE), serializeManifest(manifest));
     expect(readManifest(release)).toEqual(manifest);

@@ -1,0 +1,134 @@
+/**
+ * A rebuild after articles were only added: the nightly case. Which pages can
+ * the new articles change? Their own; the pages whose related articles are
+ * drawn from a listing they joined (their neighbours within RELATED_COUNT
+ * places: siteModel.ts relatedIds); their translations' pages; and, in each
+ * listing they joined, its front page and the archive pages from the oldest
+ * one that holds a new article or links to the newest archive pages
+ * (model/pagination.ts: older archive pages never change). Every other page
+ * was made from the same inputs as last time: a rebuild keeps it without
+ * working out its inputs, which at 100,000 articles was most of a rebuild's
+ * time (the digests of 100,000 article pages and 18,000 listing pages).
+ *
+ * "Only added" is known by comparing every article, of every content locale,
+ * with the token the previous build recorded for it (BuildManifest.articles):
+ * one lookup each. A changed or removed article (its place in the listings
+ * may have moved), changed authors or ads, or a preview: the build checks
+ * every page as before.
+ */
+import { CONTENT_LOCALES, type Article } from '../../shared/types.ts';
+import { RELATED_COUNT, type SiteModel } from '../model/siteModel.ts';
+import { planListing } from '../model/pagination.ts';
+import { urls } from '../model/urls.ts';
+import { buildWideInputs } from '../routes/articlePages.ts';
+import { digest, type BuildManifest } from './buildCache.ts';
+
+/** Where a listing page stands: the listing's articles (newest first) and its number (0: the front page). */
+export interface ListingPlace {
+  ids: readonly string[];
+  page: number;
+}
+
+export interface AdditionPlan {
+  /** The model locale's new articles. */
+  added: Article[];
+  /** The manifest's articles for this build: the previous build's and the new ones. */
+  articles: BuildManifest['articles'];
+  /** Whether a page may have changed: false means it was made from the same inputs as last time. */
+  mayChange(page: { kind: string; path: string; listing?: ListingPlace }): boolean;
+}
+
+/**
+ * What an article is recorded by: the first 64 bits of its file's digest (which holds all of it, slug and
+ * translation key included), as the card tokens take it. Its provider picture and its draft mark are in the plan key.
+ */
+function fileToken(article: Article): string {
+  return article.digest.slice(0, 16);
+}
+
+/** The manifest's articles of a build that looked at every page: every article of every content locale. */
+export function recordedArticles(model: SiteModel): BuildManifest['articles'] {
+  const recorded: BuildManifest['articles'] = new Map();
+  for (const locale of CONTENT_LOCALES) {
+    const slugs = new Map<string, string>();
+    for (const article of model.content.articles[locale]) slugs.set(article.slug, fileToken(article));
+    recorded.set(locale, slugs);
+  }
+  return recorded;
+}
+
+/**
+ * What every page with inputs reads besides its articles' files and the template key: the build-wide inputs
+ * (authors, ads, locale), the provider pictures, and whether the build is a preview (its drafts' marks): a plan is
+ * made only when these are what the previous build had.
+ */
+export function planKey(model: SiteModel, preview: boolean): string {
+  const pictures = [...model.pictures].map(([slug, picture]) => `${slug}:${picture.digest}`).join('\n');
+  return digest(`${buildWideInputs(model)}\n${preview ? 'preview' : 'site'}\n${pictures}`);
+}
+
+/** The plan of a rebuild after additions only, or why every page must be checked. */
+export function planAdditions(model: SiteModel, previous: BuildManifest, key: string, preview: boolean): AdditionPlan | { fullCheck: string } {
+  if (preview) return { fullCheck: 'a preview' };
+  if (previous.planKey !== key) return { fullCheck: 'authors, ads, pictures or locale changed' };
+  const added: Article[] = [];
+  const addedElsewhere: Article[] = [];
+  for (const locale of CONTENT_LOCALES) {
+    const before = previous.articles.get(locale);
+    if (!before) return { fullCheck: `no articles recorded for ${locale}` };
+    let found = 0;
+    const own = locale === model.locale;
+    for (const article of model.content.articles[locale]) {
+      const token = before.get(article.slug);
+      if (token === undefined) (own ? added : addedElsewhere).push(article);
+      else if (token !== fileToken(article)) return { fullCheck: `${locale}/${article.slug} changed` };
+      else found++;
+    }
+    if (found !== before.size) return { fullCheck: `${before.size - found} ${locale} articles gone` };
+  }
+  const articles = previous.articles;
+  for (const article of [...added, ...addedElsewhere]) articles.get(article.locale)!.set(article.slug, fileToken(article));
+
+  const articlePaths = new Set<string>();
+  const lookAt = (id: string) => articlePaths.add(urls.article(model.byId.get(id)!.slug));
+  /** Per listing a new article joined: the oldest archive page that may have changed (the front page always may). */
+  const fromPage = new Map<readonly string[], number>();
+  const size = model.content.settings.home.pageSize;
+  const newIn = new Map<readonly string[], number[]>();
+  for (const article of added) {
+    articlePaths.add(urls.article(article.slug));
+    const { subcategories, categories } = model.index.listsOf(article);
+    const author = model.articlesByAuthor.get(article.author);
+    for (const ids of [...subcategories, ...categories, ...(author ? [author] : [])]) {
+      const at = ids.indexOf(article.id);
+      if (at < 0) continue;
+      const positions = newIn.get(ids);
+      if (positions) positions.push(at);
+      else newIn.set(ids, [at]);
+      // Related articles are drawn from the article's subcategories and categories, not from its author's list.
+      if (ids === author) continue;
+      for (let i = Math.max(0, at - RELATED_COUNT); i <= Math.min(ids.length - 1, at + RELATED_COUNT); i++) lookAt(ids[i]!);
+    }
+  }
+  for (const [ids, positions] of newIn) {
+    // Archive page n holds the articles n·size-1 ... (n-1)·size places from the oldest, and links to pages up to
+    // n + 2 (pagination.ts): it is as it was when no new article lies among its places, and the listing already
+    // had pages up to n + 2.
+    const oldest = ids.length - 1 - Math.max(...positions);
+    const archivesBefore = planListing(ids.length - positions.length, size).archives;
+    fromPage.set(ids, Math.max(1, Math.min(Math.floor(oldest / size), archivesBefore - 2) + 1));
+  }
+  const keys = new Set([...added, ...addedElsewhere].flatMap((a) => (a.translationKey ? [a.translationKey] : [])));
+  if (keys.size) for (const article of model.articles) if (article.translationKey && keys.has(article.translationKey)) lookAt(article.id);
+
+  return {
+    added,
+    articles,
+    mayChange(page) {
+      if (page.kind === 'article') return articlePaths.has(page.path);
+      if (!page.listing) return true;
+      const from = fromPage.get(page.listing.ids);
+      return from !== undefined && (page.listing.page === 0 || page.listing.page >= from);
+    },
+  };
+}
