@@ -18,15 +18,20 @@
  * asks for a card by its SVG (takeEarlyCard) and gets the same bytes it would
  * have made; once it knows which cards the site shows, the thread draws no
  * other (keepEarlyCards). sharp (0.1 s to load) then never loads on the
- * build's own thread. Whatever fails here (a site.json with comments, which
- * JSON.parse refuses; sharp missing) leaves the cover stage to make its cards
- * as before: nothing of the output depends on this module.
+ * build's own thread. The settings files are read as the settings loader
+ * reads them (settingsFiles.ts: a FIFO or a file over its limit is not
+ * opened, a byte-order mark is allowed), without their schemas: zod is not
+ * loaded before this thread starts. Whatever fails here (a file the loader
+ * refuses, which then fails the build with its line; sharp missing) leaves
+ * the cover stage to make its cards as before: nothing of the output depends
+ * on this module.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { cacheFolderOf } from '../../shared/paths.ts';
+import { readSettingsValue } from '../../shared/settingsFiles.ts';
 import { coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from './coverSizes.ts';
 import { CARD_JPEG } from './rasterise.ts';
@@ -67,21 +72,20 @@ let worker: Worker | undefined;
 
 /**
  * The SVGs of every share card the categories allow, in the order of categories.json, then the site's card: read
- * with JSON.parse and no checks (loadContent checks these files; a file it refuses makes no card here).
+ * as the settings loader reads the files, but not validated (loadContent does that; a file it refuses makes no card
+ * here, and a value of the wrong shape makes cards the site does not show, which are dropped).
  */
-export function possibleCardSvgs(contentDir: string): string[] {
-  const categories = JSON.parse(readFileSync(path.join(contentDir, 'categories.json'), 'utf8')) as Record<
-    string,
-    { children?: Record<string, unknown> | null }
-  >;
-  const { brand } = JSON.parse(readFileSync(path.join(contentDir, 'site.json'), 'utf8')) as { brand?: unknown };
+export async function possibleCardSvgs(contentDir: string): Promise<string[]> {
+  const categories = (await readSettingsValue(contentDir, 'categories')) as Record<string, { children?: Record<string, unknown> | null }> | undefined;
+  const site = (await readSettingsValue(contentDir, 'settings')) as { brand?: unknown } | undefined;
+  if (!categories || !site) return [];
   const subjects: CoverSubject[] = [];
   for (const [category, node] of Object.entries(categories)) {
     for (const subcategory of Object.keys(node.children ?? {})) {
       for (let variant = 1; variant <= CARD_VARIANTS; variant++) subjects.push(subcategoryCardSubject(category, subcategory, variant));
     }
   }
-  if (typeof brand === 'string') subjects.push(siteCardSubject(brand));
+  if (typeof site.brand === 'string') subjects.push(siteCardSubject(site.brand));
   return subjects.map(cardSvg);
 }
 
@@ -99,17 +103,17 @@ export function earlyCardsUnderWay(): boolean {
  * Starts drawing the share cards of `contentDir`'s categories on a thread of their own, when the build will make
  * them: it renders every page and there is no image cache. Returns whether it started.
  */
-export function startEarlyCards(contentDir: string): boolean {
+export async function startEarlyCards(contentDir: string): Promise<boolean> {
   if (worker || existsSync(path.join(cacheFolderOf(contentDir), 'images'))) return false;
   let svgs: string[];
   let sharp: string;
   try {
-    svgs = possibleCardSvgs(contentDir);
+    svgs = await possibleCardSvgs(contentDir);
     sharp = createRequire(import.meta.url).resolve('sharp');
   } catch {
     return false;
   }
-  if (svgs.length === 0) return false;
+  if (svgs.length === 0 || worker) return false;
   // By the thread's numbering; `cards` (what is still to take) forgets a card when it is taken, this does not.
   const drawn = svgs.map((svg) => {
     let resolve!: (bytes: Buffer) => void;
