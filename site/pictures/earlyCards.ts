@@ -14,35 +14,36 @@
  * (`.felt-cache/images/`: the cards would be read from it), starts a thread
  * of its own that loads sharp and draws every card the categories allow, in
  * their order (startEarlyCards). A card's bytes are a pure function of its
- * SVG (the encoder's settings are fixed: rasterise.ts), so the cover stage
- * asks for a card by its SVG (takeEarlyCard) and gets the same bytes it would
- * have made; once it knows which cards the site shows, the thread draws no
- * other (keepEarlyCards). sharp (0.1 s to load) then never loads on the
- * build's own thread. The settings files are read as the settings loader
- * reads them (settingsFiles.ts: a FIFO or a file over its limit is not
- * opened, a byte-order mark is allowed), without their schemas: zod is not
- * loaded before this thread starts. Whatever fails here (a file the loader
- * refuses, which then fails the build with its line; sharp missing) leaves
- * the cover stage to make its cards as before: nothing of the output depends
- * on this module.
+ * SVG (the encoder and its settings are fixed: cardEncoder.cjs, which both
+ * threads run), so the cover stage asks for a card by its SVG (takeEarlyCard)
+ * and gets the same bytes it would have made; once it knows which cards the
+ * site shows, the thread draws no other (keepEarlyCards). sharp (0.1 s to
+ * load) then never loads on the build's own thread. The settings files are
+ * read as the settings loader reads them (settingsFiles.ts: a FIFO or a file
+ * over its limit is not opened, a byte-order mark is allowed), without their
+ * schemas: zod is not loaded before this thread starts. Whatever fails here
+ * (a file the loader refuses, which then fails the build with its line;
+ * sharp or the encoder's file missing) leaves the cover stage to make its
+ * cards as before: nothing of the output depends on this module.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { cacheFolderOf } from '../../shared/paths.ts';
 import { readSettingsValue } from '../../shared/settingsFiles.ts';
 import { coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from './coverSizes.ts';
-import { CARD_JPEG } from './rasterise.ts';
 import { CARD_VARIANTS, siteCardSubject, subcategoryCardSubject } from './shareCards.ts';
 
-// CommonJS, run with eval (as statFiles.ts): nothing of felt's to resolve or compile. One card at a time, as the
-// cover stage makes them (two at a time held more memory for no shorter build), and a turn of the event loop
-// between cards so that the list of cards to keep arrives before the next is started.
+// CommonJS, run with eval: nothing of felt's to compile; the encoder is cardEncoder.cjs, the file rasterise.ts uses.
+// One card at a time, as the cover stage makes them (two at a time held more memory for no shorter build), and a
+// turn of the event loop between cards so that the list of cards to keep arrives before the next is started.
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sharp = require(workerData.sharp);
+const { encodeCard } = require(workerData.encoder);
 let keep;
 parentPort.on('message', (message) => (keep = new Set(message.keep)));
 (async () => {
@@ -50,7 +51,7 @@ parentPort.on('message', (message) => (keep = new Set(message.keep)));
     await new Promise((resolve) => setImmediate(resolve));
     if (keep && !keep.has(workerData.svgs[i])) continue;
     try {
-      const bytes = await sharp(Buffer.from(workerData.svgs[i])).removeAlpha().jpeg(workerData.jpeg).toBuffer();
+      const bytes = await encodeCard(sharp, workerData.svgs[i]);
       parentPort.postMessage({ i, bytes });
     } catch (error) {
       parentPort.postMessage({ i, error: String(error) });
@@ -94,6 +95,19 @@ export function cardSvg(subject: CoverSubject): string {
   return coverSvg(subject, COVER_WIDTH, COVER_HEIGHT);
 }
 
+/**
+ * The card encoder's file (cardEncoder.cjs): beside this module in the sources; in lib/, beside the CLI's bundle
+ * (scripts/compile.mjs copies it there), which is this module's folder or its parent (lib/chunks/), as esbuild
+ * splits the graph. Undefined when neither holds it.
+ */
+function encoderFile(): string | undefined {
+  for (const candidate of ['./cardEncoder.cjs', '../cardEncoder.cjs']) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
 /** Whether this process started the early thread (and it may hold cards). */
 export function earlyCardsUnderWay(): boolean {
   return cards.size > 0;
@@ -105,6 +119,7 @@ export function earlyCardsUnderWay(): boolean {
  */
 export async function startEarlyCards(contentDir: string): Promise<boolean> {
   if (worker || existsSync(path.join(cacheFolderOf(contentDir), 'images'))) return false;
+  const encoder = encoderFile();
   let svgs: string[];
   let sharp: string;
   try {
@@ -113,7 +128,7 @@ export async function startEarlyCards(contentDir: string): Promise<boolean> {
   } catch {
     return false;
   }
-  if (svgs.length === 0 || worker) return false;
+  if (!encoder || svgs.length === 0 || worker) return false;
   // By the thread's numbering; `cards` (what is still to take) forgets a card when it is taken, this does not.
   const drawn = svgs.map((svg) => {
     let resolve!: (bytes: Buffer) => void;
@@ -125,7 +140,7 @@ export async function startEarlyCards(contentDir: string): Promise<boolean> {
     cards.set(svg, card);
     return card;
   });
-  const started = new Worker(SOURCE, { eval: true, workerData: { svgs, sharp, jpeg: CARD_JPEG } });
+  const started = new Worker(SOURCE, { eval: true, workerData: { svgs, sharp, encoder } });
   worker = started;
   // It never holds the process open: a build that ends (or fails) before the thread does is done.
   started.unref();

@@ -43,6 +43,11 @@ describe('share cards drawn early', () => {
     // Two variants of each of the categories' subcategories, and the site's card.
     expect(svgs.length).toBeGreaterThan(3);
     expect(await startEarlyCards(content)).toBe(true);
+    // The early thread's own bytes for one card, taken before the cover stage runs: what shareCard makes here. (The
+    // cover stage draws a card again when the thread's fails, so the comparison below alone would not see a thread
+    // that fails: this one does.)
+    const early = await takeEarlyCard(svgs[0]!);
+    expect(Buffer.compare(early!, (await shareCard(svgs[0]!)).bytes)).toBe(0);
 
     const model = buildSiteModel(await loadContent(content), { messages: await loadMessages(), now: new Date('2026-11-21T12:00:00Z') });
     const written = new Map<string, Uint8Array>();
