@@ -6,8 +6,22 @@
 //   npm run bench                      1,000 and 10,000 articles
 //   npm run bench -- --sizes 100000    felt alone at 100,000 (add --peers to include them)
 //   npm run bench -- --runs 3          more interleaved runs; the median is reported
+//
+// Every cold build, of felt and of each peer alike, writes into a folder of its own that nothing was just deleted
+// from: felt into felt/out-<run>, Hugo into public-<run>, Eleventy into _site-<run>. Nothing is deleted until every
+// build is measured: what a build would have replaced (the previous bench's work folder, felt's cache, Hugo's
+// resources, the 20 articles a rebuild added) is renamed into a trash folder beside the work folder, which goes,
+// with all runs' outputs but the last, at the end. Why: this machine's ext4 has no journal, and there
+// creating a file skips, one by one, every free inode deleted in the last minute (six while its inode table block
+// is not yet written back: `recently_deleted` in the kernel's ext4/ialloc.c). A cold 1,000-article felt build
+// right after its previous output was deleted took 2.40-2.49 s, into a new folder 1.65-1.74 s; felt creates 6,000
+// inodes there, Hugo 2,400, so the cost was not even the same for all. A fresh CI runner or a user's first build
+// never pays it. A rebuild still builds over the output it rebuilds, as it does for a user: that is what it
+// measures. Two benches back to back: the second starts right after the first one's deletion; wait a few
+// minutes between them, or give the second another --work.
 import { spawn } from 'node:child_process';
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,6 +38,15 @@ const { values } = parseArgs({
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
 const work = values.work ?? path.join(os.tmpdir(), 'felt-bench');
+const trash = `${work}.trash`;
+let discarded = 0;
+
+/** Moves a folder or file out of the way without deleting it (see the top): it is deleted at the end. */
+async function discard(file) {
+  if (!existsSync(file)) return;
+  await mkdir(trash, { recursive: true });
+  await rename(file, path.join(trash, `${discarded++}-${path.basename(file)}`));
+}
 
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (whole process, all threads). */
 function measure(command, args, cwd) {
@@ -60,65 +83,84 @@ async function benchSize(n, peers) {
   if (peers.hugo) await writeHugoSite(content, path.join(dir, 'hugo'));
   if (peers.eleventy) await writeEleventySite(content, path.join(dir, 'eleventy'));
 
+  // Each tool's output of a run, in a folder of its own (see the top); what a cold build must not find (a cache) is
+  // moved out of the way, not deleted, before it.
   const tools = {
     felt: {
-      run: () => measure(process.execPath, [FELT, 'build', '--content', content, '--out', path.join(dir, 'felt', 'dist'), '--no-incremental'], dir),
-      out: path.join(dir, 'felt', 'dist'),
+      // The output is a link into <out>.releases/: a cold build, as on a CI runner without a cache, has neither.
+      out: (run) => path.join(dir, 'felt', `out-${run}`),
+      prepare: () => discard(path.join(dir, 'felt', '.felt-cache')),
+      run: (out) => measure(process.execPath, [FELT, 'build', '--content', content, '--out', out, '--no-incremental'], dir),
     },
   };
   if (peers.hugo)
-    tools.hugo = { run: () => measure('hugo', ['--quiet', '--destination', 'public'], path.join(dir, 'hugo')), out: path.join(dir, 'hugo', 'public') };
+    tools.hugo = {
+      out: (run) => path.join(dir, 'hugo', `public-${run}`),
+      prepare: () => discard(path.join(dir, 'hugo', 'resources')),
+      run: (out) => measure('hugo', ['--quiet', '--destination', path.basename(out)], path.join(dir, 'hugo')),
+    };
   if (peers.eleventy)
     tools.eleventy = {
-      run: () => measure(process.execPath, [peers.eleventy, '--quiet', '--output=_site'], path.join(dir, 'eleventy')),
-      out: path.join(dir, 'eleventy', '_site'),
+      out: (run) => path.join(dir, 'eleventy', `_site-${run}`),
+      prepare: async () => undefined,
+      run: (out) => measure(process.execPath, [peers.eleventy, '--quiet', `--output=${path.basename(out)}`], path.join(dir, 'eleventy')),
     };
 
   const results = Object.fromEntries(Object.keys(tools).map((t) => [t, []]));
   const rebuilds = [];
+  const last = runs - 1;
   for (let run = 0; run < runs; run++) {
     // Interleaved: each run builds every tool once, so load on the machine hits all alike.
     for (const [name, tool] of Object.entries(tools)) {
-      await rm(tool.out, { recursive: true, force: true });
-      // dist is a link into dist.releases/: a cold build, as on a CI runner without a cache, has neither.
-      if (name === 'felt') await rm(`${tool.out}.releases`, { recursive: true, force: true });
-      await rm(path.join(dir, 'hugo', 'resources'), { recursive: true, force: true });
-      await rm(path.join(dir, 'felt', '.felt-cache'), { recursive: true, force: true });
+      await tool.prepare();
       process.stdout.write(`   ${name} cold build ${run + 1}/${runs}… `);
-      const r = await tool.run();
+      const r = await tool.run(tool.out(run));
       console.log(`${fmt(r.seconds)} s, ${fmt(r.peakMB, 0)} MB`);
       results[name].push(r);
     }
-    // felt's nightly case: the previous build is there, 20 articles arrive.
-    await measure(process.execPath, [FELT, 'build', '--content', content, '--out', tools.felt.out], dir);
+    // felt's nightly case: the previous build is there, 20 articles arrive. It builds over this run's cold output.
+    const feltOut = tools.felt.out(run);
+    await measure(process.execPath, [FELT, 'build', '--content', content, '--out', feltOut], dir);
     await writeCorpus(content, 20, { offset: n + run * 20, fresh: true });
-    const r = await measure(process.execPath, [FELT, 'build', '--content', content, '--out', tools.felt.out], dir);
+    const r = await measure(process.execPath, [FELT, 'build', '--content', content, '--out', feltOut], dir);
     console.log(`   felt rebuild after 20 new articles: ${fmt(r.seconds, 2)} s, ${fmt(r.peakMB, 0)} MB`);
     rebuilds.push(r);
-    for (let i = 0; i < 20; i++) await rm(path.join(content, 'articles', 'en_US', `article-${String(n + run * 20 + i).padStart(6, '0')}.md`));
+    for (let i = 0; i < 20; i++) await discard(path.join(content, 'articles', 'en_US', `article-${String(n + run * 20 + i).padStart(6, '0')}.md`));
   }
   const rows = {};
   for (const [name, tool] of Object.entries(tools)) {
     rows[name] = {
       seconds: median(results[name].map((r) => r.seconds)),
       peakMB: median(results[name].map((r) => r.peakMB)),
-      pages: await countHtml(tool.out).catch(() => 0),
+      pages: await countHtml(tool.out(last)).catch(() => 0),
     };
   }
   rows.feltRebuild = { seconds: median(rebuilds.map((r) => r.seconds)), peakMB: median(rebuilds.map((r) => r.peakMB)) };
-  const weight = await articlePageWeight(tools.felt.out);
-  const search = await searchQueryCost(tools.felt.out);
-  return { n, rows, weight, search, sitemapFiles: (await readdir(tools.felt.out)).filter((f) => /^sitemap(-\d+)?\.xml$/.test(f)).length };
+  const feltOut = tools.felt.out(last);
+  const weight = await articlePageWeight(feltOut);
+  const search = await searchQueryCost(feltOut);
+  // Kept at the end: the last run's outputs, as the bench always left them. The earlier runs' go with the trash.
+  for (let run = 0; run < last; run++) {
+    for (const tool of Object.values(tools)) {
+      await discard(tool.out(run));
+      await discard(`${tool.out(run)}.releases`);
+    }
+  }
+  return { n, rows, weight, search, sitemapFiles: (await readdir(feltOut)).filter((f) => /^sitemap(-\d+)?\.xml$/.test(f)).length };
 }
 
 // The peers are installed only when a size runs them: `--sizes 100000` alone measures felt alone.
 const needsPeers = (n) => n < 100_000 || values.peers;
 const peers = sizes.some(needsPeers) ? ensurePeers() : undefined;
+// The previous bench's folder (corpora and outputs) is moved aside now and deleted with the trash at the end.
+await discard(work);
 const all = [];
 for (const n of sizes) {
   const usePeers = needsPeers(n) ? peers : { hugo: false, eleventy: undefined };
   all.push(await benchSize(n, usePeers));
 }
+// Every build is measured: now what was moved aside can go.
+await rm(trash, { recursive: true, force: true });
 
 console.log(
   `\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)\n`,

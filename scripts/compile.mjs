@@ -7,7 +7,7 @@
 // `felt build` never loads the servers' or the storage clients' code, `felt
 // --help` loads commander alone.
 import { build } from 'esbuild';
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assignClassFields } from './markdownItFields.mjs';
@@ -83,3 +83,7 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+
+// The share card's encoder, as is: the thread that draws a cold build's cards early requires this file itself
+// (site/pictures/earlyCards.ts looks for it beside the bundle), while rasterise.ts has it bundled like any module.
+await copyFile(path.join(root, 'site/pictures/cardEncoder.cjs'), path.join(root, 'lib/cardEncoder.cjs'));

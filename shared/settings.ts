@@ -3,14 +3,15 @@
  * authors.json. Their schemas live here, and this is the one place they are
  * read: by the build (loadContent), by the pipeline commands (cli/project)
  * and by the server (the proxy allowlist). Each file is strict JSON and every
- * problem names its file, line and field.
+ * problem names its file, line and field. Their names and how they are read
+ * are settingsFiles.ts's, which reads one unvalidated where zod must not load.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { ContentError, type Problem } from './errors.ts';
 import { readJsonFile } from './json.ts';
+import { SETTINGS_FILES, settingsReading } from './settingsFiles.ts';
 import { CONTENT_LOCALES, type Author, type CategoryNode, type SiteSettings } from './types.ts';
-import { LIMITS } from './limits.ts';
 import { httpUrl, localized, siteUrl, slug, text } from './validation.ts';
 
 export const siteSettingsSchema = z.object({
@@ -96,17 +97,14 @@ export interface Settings {
   authors: Author[];
 }
 
-export const SETTINGS_FILES = { settings: 'site.json', categories: 'categories.json', authors: 'authors.json' } as const;
-
-const MISSING_HINT = 'create it (see README, "Configuration"), or name the content folder with --content';
+export { SETTINGS_FILES };
 
 /**
  * The three settings files of a content folder, each validated. Every
  * problem is added to `problems`; a file with any problem is left out.
  */
 export async function readSettingsFiles(contentDir: string, problems: Problem[]): Promise<Partial<Settings>> {
-  const read = <S extends z.ZodType>(name: string, schema: S) =>
-    readJsonFile(path.join(contentDir, name), schema, problems, { missingHint: MISSING_HINT, root: contentDir, maxBytes: LIMITS.settingsBytes });
+  const read = <S extends z.ZodType>(name: string, schema: S) => readJsonFile(path.join(contentDir, name), schema, problems, settingsReading(contentDir));
   const settings = await read(SETTINGS_FILES.settings, siteSettingsSchema);
   const categories = await read(SETTINGS_FILES.categories, categoriesSchema);
   const authors = await read(SETTINGS_FILES.authors, authorsSchema);
@@ -116,11 +114,7 @@ export async function readSettingsFiles(contentDir: string, problems: Problem[])
 /** site.json alone, for what needs only the settings (the server's proxy allowlist); a ContentError lists its problems. */
 export async function readSiteSettings(contentDir: string): Promise<SiteSettings> {
   const problems: Problem[] = [];
-  const settings = await readJsonFile(path.join(contentDir, SETTINGS_FILES.settings), siteSettingsSchema, problems, {
-    missingHint: MISSING_HINT,
-    root: contentDir,
-    maxBytes: LIMITS.settingsBytes,
-  });
+  const settings = await readJsonFile(path.join(contentDir, SETTINGS_FILES.settings), siteSettingsSchema, problems, settingsReading(contentDir));
   if (!settings) throw new ContentError(problems);
   return settings;
 }

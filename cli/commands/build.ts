@@ -44,7 +44,7 @@ Examples:
       const rendersEveryPage = !flags.incremental || !existsSync(path.resolve(flags.out));
       if (rendersEveryPage) startRenderWorkers(workerCount(flags.threads ?? defaultThreads()));
       // And, with no image cache, its share cards: on a thread of their own, while this one loads (earlyCards.ts).
-      if (rendersEveryPage) (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(path.resolve(flags.content));
+      if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(path.resolve(flags.content));
       // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
       // The progress display's delay starts after: loading is not the build's waiting.
       const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {

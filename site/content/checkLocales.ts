@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
-import { parseJson } from '../../shared/json.ts';
+import { parseJson } from '../../shared/jsonSource.ts';
 import { displayPath, LOCALES_DIR } from '../../shared/paths.ts';
 import { UI_LOCALES, type UiLocale } from '../../shared/types.ts';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import { readInput } from '../../shared/inputFile.ts';
-import { parseJson } from '../../shared/json.ts';
+import { parseJson } from '../../shared/jsonSource.ts';
 import { MAX_INPUT_BYTES } from '../../shared/limits.ts';
 import { fieldPath, type FieldPath } from '../../shared/validation.ts';
 import { splitFrontmatter } from './frontmatter.ts';

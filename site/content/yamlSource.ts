@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { Document, DocumentOptions, Node, ParseOptions, ScalarTag, SchemaOptions, YAMLError } from 'yaml';
-import { lineCounter } from '../../shared/json.ts';
+import { lineCounter } from '../../shared/jsonSource.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { FieldPath } from '../../shared/validation.ts';
 import { FrontmatterError } from './grayMatter.ts';

@@ -14,30 +14,36 @@
  * (`.felt-cache/images/`: the cards would be read from it), starts a thread
  * of its own that loads sharp and draws every card the categories allow, in
  * their order (startEarlyCards). A card's bytes are a pure function of its
- * SVG (the encoder's settings are fixed: rasterise.ts), so the cover stage
- * asks for a card by its SVG (takeEarlyCard) and gets the same bytes it would
- * have made; once it knows which cards the site shows, the thread draws no
- * other (keepEarlyCards). sharp (0.1 s to load) then never loads on the
- * build's own thread. Whatever fails here (a site.json with comments, which
- * JSON.parse refuses; sharp missing) leaves the cover stage to make its cards
- * as before: nothing of the output depends on this module.
+ * SVG (the encoder and its settings are fixed: cardEncoder.cjs, which both
+ * threads run), so the cover stage asks for a card by its SVG (takeEarlyCard)
+ * and gets the same bytes it would have made; once it knows which cards the
+ * site shows, the thread draws no other (keepEarlyCards). sharp (0.1 s to
+ * load) then never loads on the build's own thread. The settings files are
+ * read as the settings loader reads them (settingsFiles.ts: a FIFO or a file
+ * over its limit is not opened, a byte-order mark is allowed), without their
+ * schemas: zod is not loaded before this thread starts. Whatever fails here
+ * (a file the loader refuses, which then fails the build with its line;
+ * sharp or the encoder's file missing) leaves the cover stage to make its
+ * cards as before: nothing of the output depends on this module.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { cacheFolderOf } from '../../shared/paths.ts';
+import { readSettingsValue } from '../../shared/settingsFiles.ts';
 import { coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from './coverSizes.ts';
-import { CARD_JPEG } from './rasterise.ts';
 import { CARD_VARIANTS, siteCardSubject, subcategoryCardSubject } from './shareCards.ts';
 
-// CommonJS, run with eval (as statFiles.ts): nothing of felt's to resolve or compile. One card at a time, as the
-// cover stage makes them (two at a time held more memory for no shorter build), and a turn of the event loop
-// between cards so that the list of cards to keep arrives before the next is started.
+// CommonJS, run with eval: nothing of felt's to compile; the encoder is cardEncoder.cjs, the file rasterise.ts uses.
+// One card at a time, as the cover stage makes them (two at a time held more memory for no shorter build), and a
+// turn of the event loop between cards so that the list of cards to keep arrives before the next is started.
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const sharp = require(workerData.sharp);
+const { encodeCard } = require(workerData.encoder);
 let keep;
 parentPort.on('message', (message) => (keep = new Set(message.keep)));
 (async () => {
@@ -45,7 +51,7 @@ parentPort.on('message', (message) => (keep = new Set(message.keep)));
     await new Promise((resolve) => setImmediate(resolve));
     if (keep && !keep.has(workerData.svgs[i])) continue;
     try {
-      const bytes = await sharp(Buffer.from(workerData.svgs[i])).removeAlpha().jpeg(workerData.jpeg).toBuffer();
+      const bytes = await encodeCard(sharp, workerData.svgs[i]);
       parentPort.postMessage({ i, bytes });
     } catch (error) {
       parentPort.postMessage({ i, error: String(error) });
@@ -67,27 +73,39 @@ let worker: Worker | undefined;
 
 /**
  * The SVGs of every share card the categories allow, in the order of categories.json, then the site's card: read
- * with JSON.parse and no checks (loadContent checks these files; a file it refuses makes no card here).
+ * as the settings loader reads the files, but not validated (loadContent does that; a file it refuses makes no card
+ * here, and a value of the wrong shape makes cards the site does not show, which are dropped).
  */
-export function possibleCardSvgs(contentDir: string): string[] {
-  const categories = JSON.parse(readFileSync(path.join(contentDir, 'categories.json'), 'utf8')) as Record<
-    string,
-    { children?: Record<string, unknown> | null }
-  >;
-  const { brand } = JSON.parse(readFileSync(path.join(contentDir, 'site.json'), 'utf8')) as { brand?: unknown };
+export async function possibleCardSvgs(contentDir: string): Promise<string[]> {
+  const categories = (await readSettingsValue(contentDir, 'categories')) as Record<string, { children?: Record<string, unknown> | null }> | undefined;
+  const site = (await readSettingsValue(contentDir, 'settings')) as { brand?: unknown } | undefined;
+  if (!categories || !site) return [];
   const subjects: CoverSubject[] = [];
   for (const [category, node] of Object.entries(categories)) {
     for (const subcategory of Object.keys(node.children ?? {})) {
       for (let variant = 1; variant <= CARD_VARIANTS; variant++) subjects.push(subcategoryCardSubject(category, subcategory, variant));
     }
   }
-  if (typeof brand === 'string') subjects.push(siteCardSubject(brand));
+  if (typeof site.brand === 'string') subjects.push(siteCardSubject(site.brand));
   return subjects.map(cardSvg);
 }
 
 /** A share card's SVG (what its JPEG is made from), at the card's size. */
 export function cardSvg(subject: CoverSubject): string {
   return coverSvg(subject, COVER_WIDTH, COVER_HEIGHT);
+}
+
+/**
+ * The card encoder's file (cardEncoder.cjs): beside this module in the sources; in lib/, beside the CLI's bundle
+ * (scripts/compile.mjs copies it there), which is this module's folder or its parent (lib/chunks/), as esbuild
+ * splits the graph. Undefined when neither holds it.
+ */
+function encoderFile(): string | undefined {
+  for (const candidate of ['./cardEncoder.cjs', '../cardEncoder.cjs']) {
+    const file = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
 }
 
 /** Whether this process started the early thread (and it may hold cards). */
@@ -99,17 +117,18 @@ export function earlyCardsUnderWay(): boolean {
  * Starts drawing the share cards of `contentDir`'s categories on a thread of their own, when the build will make
  * them: it renders every page and there is no image cache. Returns whether it started.
  */
-export function startEarlyCards(contentDir: string): boolean {
+export async function startEarlyCards(contentDir: string): Promise<boolean> {
   if (worker || existsSync(path.join(cacheFolderOf(contentDir), 'images'))) return false;
+  const encoder = encoderFile();
   let svgs: string[];
   let sharp: string;
   try {
-    svgs = possibleCardSvgs(contentDir);
+    svgs = await possibleCardSvgs(contentDir);
     sharp = createRequire(import.meta.url).resolve('sharp');
   } catch {
     return false;
   }
-  if (svgs.length === 0) return false;
+  if (!encoder || svgs.length === 0 || worker) return false;
   // By the thread's numbering; `cards` (what is still to take) forgets a card when it is taken, this does not.
   const drawn = svgs.map((svg) => {
     let resolve!: (bytes: Buffer) => void;
@@ -121,7 +140,7 @@ export function startEarlyCards(contentDir: string): boolean {
     cards.set(svg, card);
     return card;
   });
-  const started = new Worker(SOURCE, { eval: true, workerData: { svgs, sharp, jpeg: CARD_JPEG } });
+  const started = new Worker(SOURCE, { eval: true, workerData: { svgs, sharp, encoder } });
   worker = started;
   // It never holds the process open: a build that ends (or fails) before the thread does is done.
   started.unref();

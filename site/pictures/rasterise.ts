@@ -16,14 +16,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Sharp } from 'sharp';
+import { CARD_JPEG, encodeCard } from './cardEncoder.cjs';
 import { COVER_FORMATS, COVER_HEIGHT, COVER_WIDTH, COVER_WIDTHS, coverHeight, type CoverFormat } from './coverSizes.ts';
 
 // Effort is the encoders' time against size. AVIF's effort 1 is several times faster than its default 4 and
 // within 10% of its size; effort 0 is faster still but up to 70% larger (14.5 KB against 8.7 KB for the bundled
 // article's 960 px cover: most of the article page's 90 KB budget margin). WebP's 2 is half the time of its default.
-const SETTINGS = { avif: { quality: 45, effort: 1 }, webp: { quality: 72, effort: 2 }, card: { quality: 82 } };
-/** The share card's JPEG settings, for the thread that draws a cold build's cards early (earlyCards.ts). */
-export const CARD_JPEG = SETTINGS.card;
+// The share card's are cardEncoder.cjs's, with its pipeline: the early share-card thread runs that file too.
+const SETTINGS = { avif: { quality: 45, effort: 1 }, webp: { quality: 72, effort: 2 }, card: CARD_JPEG };
 const ENCODERS: Record<CoverFormat, (image: Sharp) => Sharp> = {
   avif: (image) => image.avif(SETTINGS.avif),
   webp: (image) => image.webp(SETTINGS.webp),
@@ -60,9 +60,7 @@ export interface CoverFile {
 
 /** The share card (og:image) of a generated cover: its SVG drawn at 1200 × 630, as a JPEG. */
 export async function shareCard(svg: string): Promise<CoverFile> {
-  const sharp = await loadSharp();
-  const bytes = await sharp(Buffer.from(svg)).removeAlpha().jpeg(SETTINGS.card).toBuffer();
-  return { name: 'card.jpg', bytes };
+  return { name: 'card.jpg', bytes: await encodeCard(await loadSharp(), svg) };
 }
 
 /** Every file of a provider picture's cover, in a fixed order. */

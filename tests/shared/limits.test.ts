@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatProblem } from '../../shared/errors.ts';
 import { inspectInput, readInput, readInspected } from '../../shared/inputFile.ts';
-import { parseJson } from '../../shared/json.ts';
+import { parseJson } from '../../shared/jsonSource.ts';
 import { formatBytes, LIMITS, tooLarge } from '../../shared/limits.ts';
 import { siteSettingsSchema } from '../../shared/settings.ts';
 import { issueProblems } from '../../shared/validation.ts';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
 import { checkContent } from '../../site/content/check.ts';
 import { checkUiLocales } from '../../site/content/checkLocales.ts';
-import { parseJson } from '../../shared/json.ts';
+import { parseJson } from '../../shared/jsonSource.ts';
 import { LOCALES_DIR } from '../../shared/paths.ts';
 import { BUNDLED_CONTENT, fixtureCopy, tempDir } from './helpers.ts';
 
