@@ -34,6 +34,11 @@ export interface LoadOptions {
   cacheFile?: string;
   /** Read the cache but never write it (`felt check`: a reader, which may run where nothing can be written). */
   cacheReadOnly?: boolean;
+  /**
+   * Work for this thread while another checks the files against the cache (a large site's), called once, after
+   * the cache is parsed: this thread would otherwise wait (`felt build` reads the served release's manifest then).
+   */
+  beside?: () => void;
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
@@ -54,6 +59,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   // A build with a cache checks every file against it: on a large site the checks run on another thread while this one parses the cache.
   const stats = options.cacheFile ? checkInBackground(listings) : undefined;
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
+  if (stats?.size) options.beside?.();
   for (const locale of CONTENT_LOCALES) {
     const refused: ArticleReferences[] = [];
     const listing = listings.get(locale);

@@ -11,6 +11,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { fixtureCopy, tempDir } from './helpers.ts';
+import { writeCorpus } from '../../bench/corpus.mjs';
+import { BACKGROUND_STAT_MIN } from '../../site/content/statFiles.ts';
 import { searchDifferences, titleQueries } from '../helpers/searchDist.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -258,6 +260,18 @@ describe('incremental builds', () => {
     expect(changed.checked).toBe(changed.pages);
     await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, 'a date changed');
   });
+
+  it('on a site large enough to check its files on another thread (the served manifest read meanwhile): after 20 new articles, writes what a cold build writes', async () => {
+    const content = path.join(await tempDir(), 'content');
+    const out = path.join(await tempDir(), 'dist');
+    await writeCorpus(content, BACKGROUND_STAT_MIN);
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    await writeCorpus(content, 20, { offset: BACKGROUND_STAT_MIN, fresh: true });
+    const rebuilt = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(rebuilt.checked).toBeLessThan(rebuilt.pages / 10);
+    expect(rebuilt.articles).toBe(BACKGROUND_STAT_MIN + 20);
+    await expectSameAsColdBuild(out, { contentDir: content, now: NOW });
+  }, 120_000);
 
   it('renders the same site on worker threads as on one thread', async () => {
     const content = await fixtureCopy();
