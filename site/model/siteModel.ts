@@ -133,7 +133,7 @@ export function relatedIds(model: SiteModel, article: Article, count = RELATED_C
 
 /** Adds the article's neighbours in one listing to `picked`; false once `count` are picked. */
 function pickNeighbours(ids: string[], id: string, picked: string[], count: number): boolean {
-  const at = positionIn(ids).get(id) ?? -1;
+  const at = positionOf(ids, id);
   const last = Math.min(ids.length, at + 1 + count);
   for (let i = at + 1; i < last; i++) if (!pickOne(ids[i]!, id, picked, count)) return false;
   const first = Math.max(0, at - count);
@@ -149,14 +149,27 @@ function pickOne(candidate: string, self: string, picked: string[], count: numbe
 
 /** Where each article stands in a listing, built once per listing (a model's listings are never changed once made). */
 const positions = new WeakMap<string[], Map<string, number>>();
+/** How many times a listing was searched before its positions were built. */
+const searched = new WeakMap<string[], number>();
+/**
+ * Searches a listing this many times before building its positions: a rebuild after a few new articles asks for the
+ * places of a few hundred articles, mostly near the front of listings of up to 100,000 (build/additions.ts), where a
+ * full rebuild asks for every article's place in each of its listings.
+ */
+const SEARCHES_BEFORE_MAP = 256;
 
-function positionIn(ids: string[]): Map<string, number> {
+function positionOf(ids: string[], id: string): number {
   let map = positions.get(ids);
   if (!map) {
+    const times = searched.get(ids) ?? 0;
+    if (times < SEARCHES_BEFORE_MAP) {
+      searched.set(ids, times + 1);
+      return ids.indexOf(id);
+    }
     // Filled in a loop: a pair array per article was the collector's to clear, listing after listing.
     map = new Map();
     for (let i = 0; i < ids.length; i++) map.set(ids[i]!, i);
     positions.set(ids, map);
   }
-  return map;
+  return map.get(id) ?? -1;
 }
