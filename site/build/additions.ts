@@ -13,8 +13,8 @@
  * "Only added" is known by comparing every article, of every content locale,
  * with the token the previous build recorded for it (BuildManifest.articles):
  * one lookup each. A changed or removed article (its place in the listings
- * may have moved), changed authors or ads, or a preview: the build checks
- * every page as before.
+ * may have moved), a picture added to or taken from an article it had,
+ * changed authors or ads, or a preview: the build checks every page as before.
  */
 import { CONTENT_LOCALES, type Article } from '../../shared/types.ts';
 import { RELATED_COUNT, type SiteModel } from '../model/siteModel.ts';
@@ -40,10 +40,12 @@ export interface AdditionPlan {
 
 /**
  * What an article is recorded by: the first 64 bits of its file's digest (which holds all of it, slug and
- * translation key included), as the card tokens take it. Its provider picture and its draft mark are in the plan key.
+ * translation key included), as the card tokens take it, and the digest of its provider picture if it has one (the
+ * model locale's pictures: `pictures`). Its draft mark is in the plan key.
  */
-function fileToken(article: Article): string {
-  return article.digest.slice(0, 16);
+function fileToken(article: Article, pictures?: SiteModel['pictures']): string {
+  const picture = pictures?.get(article.slug);
+  return picture ? `${article.digest.slice(0, 16)}+${picture.digest}` : article.digest.slice(0, 16);
 }
 
 /** The manifest's articles of a build that looked at every page: every article of every content locale. */
@@ -51,26 +53,26 @@ export function recordedArticles(model: SiteModel): BuildManifest['articles'] {
   const recorded: BuildManifest['articles'] = new Map();
   for (const locale of CONTENT_LOCALES) {
     const slugs = new Map<string, string>();
-    for (const article of model.content.articles[locale]) slugs.set(article.slug, fileToken(article));
+    const pictures = locale === model.locale ? model.pictures : undefined;
+    for (const article of model.content.articles[locale]) slugs.set(article.slug, fileToken(article, pictures));
     recorded.set(locale, slugs);
   }
   return recorded;
 }
 
 /**
- * What every page with inputs reads besides its articles' files and the template key: the build-wide inputs
- * (authors, ads, locale), the provider pictures, and whether the build is a preview (its drafts' marks): a plan is
- * made only when these are what the previous build had.
+ * What every page with inputs reads besides its articles (their files and pictures) and the template key: the
+ * build-wide inputs (authors, ads, locale) and whether the build is a preview (its drafts' marks): a plan is made only
+ * when these are what the previous build had.
  */
 export function planKey(model: SiteModel, preview: boolean): string {
-  const pictures = [...model.pictures].map(([slug, picture]) => `${slug}:${picture.digest}`).join('\n');
-  return digest(`${buildWideInputs(model)}\n${preview ? 'preview' : 'site'}\n${pictures}`);
+  return digest(`${buildWideInputs(model)}\n${preview ? 'preview' : 'site'}`);
 }
 
 /** The plan of a rebuild after additions only, or why every page must be checked. */
 export function planAdditions(model: SiteModel, previous: BuildManifest, key: string, preview: boolean): AdditionPlan | { fullCheck: string } {
   if (preview) return { fullCheck: 'a preview' };
-  if (previous.planKey !== key) return { fullCheck: 'authors, ads, pictures or locale changed' };
+  if (previous.planKey !== key) return { fullCheck: 'authors, ads or locale changed' };
   const added: Article[] = [];
   const addedElsewhere: Article[] = [];
   for (const locale of CONTENT_LOCALES) {
@@ -78,16 +80,18 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
     if (!before) return { fullCheck: `no articles recorded for ${locale}` };
     let found = 0;
     const own = locale === model.locale;
+    const pictures = own ? model.pictures : undefined;
     for (const article of model.content.articles[locale]) {
       const token = before.get(article.slug);
       if (token === undefined) (own ? added : addedElsewhere).push(article);
-      else if (token !== fileToken(article)) return { fullCheck: `${locale}/${article.slug} changed` };
+      else if (token !== fileToken(article, pictures)) return { fullCheck: `${locale}/${article.slug} changed` };
       else found++;
     }
     if (found !== before.size) return { fullCheck: `${before.size - found} ${locale} articles gone` };
   }
   const articles = previous.articles;
-  for (const article of [...added, ...addedElsewhere]) articles.get(article.locale)!.set(article.slug, fileToken(article));
+  for (const article of added) articles.get(article.locale)!.set(article.slug, fileToken(article, model.pictures));
+  for (const article of addedElsewhere) articles.get(article.locale)!.set(article.slug, fileToken(article));
 
   const articlePaths = new Set<string>();
   const lookAt = (id: string) => articlePaths.add(urls.article(model.byId.get(id)!.slug));

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { fixtureCopy, tempDir } from './helpers.ts';
@@ -224,6 +225,13 @@ describe('incremental builds', () => {
         writeFile(path.join(content, 'articles', locale, `${slug}.md`), text),
       );
     };
+    const picture = async (slug: string) => {
+      await mkdir(path.join(content, 'images/en_US'), { recursive: true });
+      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 200, g: 20, b: 30 } } })
+        .png()
+        .toBuffer();
+      await writeFile(path.join(content, `images/en_US/${slug}.png`), png);
+    };
     // Two dozen articles a month apart in one subcategory (the fixture pages by one): a new one lands among
     // neighbours whose related articles it joins, and moves every archive page newer than itself.
     const month = (n: number) => `${2023 + Math.floor(n / 12)}-${String((n % 12) + 1).padStart(2, '0')}`;
@@ -239,6 +247,7 @@ describe('incremental builds', () => {
       // The oldest two have no older neighbours: their related articles are the newer ones, this one among them.
       ['one just newer than the oldest two', () => add('old-c', '2022-06-01')],
       ['two neighbours at once', () => Promise.all([add('pair-a', `${month(5)}-20`), add('pair-b', `${month(5)}-25`)])],
+      ['a new article with a picture of its own', () => Promise.all([picture('pictured'), add('pictured', `${month(8)}-20`)])],
     ];
     for (const [what, change] of rounds) {
       await change();
@@ -250,6 +259,12 @@ describe('incremental builds', () => {
     }
     expect(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).toContain('/articles/ilk-adimlar');
     expect(await readFile(path.join(out, 'articles/oldest-a/index.html'), 'utf8')).toContain('/articles/old-c');
+
+    // An article it had gains a picture: its cover and share card change wherever it is shown.
+    await picture('monthly-7');
+    const pictured = await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(pictured.checked).toBe(pictured.pages);
+    await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, 'a picture for an article it had');
 
     // An article changed: it may have moved in its listings, so every page is checked.
     await writeFile(
