@@ -38,6 +38,9 @@ export interface AdditionPlan {
   mayChange(page: { kind: string; path: string; listing?: ListingPlace }): boolean;
 }
 
+/** The characters of a file's digest an article is recorded by: 64 bits. */
+const TOKEN_LENGTH = 16;
+
 /**
  * What an article is recorded by: the first 64 bits of its file's digest (which holds all of it, slug and
  * translation key included), as the card tokens take it, and the digest of its provider picture if it has one (the
@@ -45,7 +48,15 @@ export interface AdditionPlan {
  */
 function fileToken(article: Article, pictures?: SiteModel['pictures']): string {
   const picture = pictures?.get(article.slug);
-  return picture ? `${article.digest.slice(0, 16)}+${picture.digest}` : article.digest.slice(0, 16);
+  const file = article.digest.slice(0, TOKEN_LENGTH);
+  return picture ? `${file}+${picture.digest}` : file;
+}
+
+/** fileToken(article, pictures) === token, without making the token: this runs for every article of every rebuild. */
+function sameToken(token: string, article: Article, pictures: SiteModel['pictures'] | undefined): boolean {
+  const picture = pictures?.get(article.slug);
+  if (picture) return token === fileToken(article, pictures);
+  return token.length === TOKEN_LENGTH && article.digest.startsWith(token);
 }
 
 /** The manifest's articles of a build that looked at every page: every article of every content locale. */
@@ -84,7 +95,7 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
     for (const article of model.content.articles[locale]) {
       const token = before.get(article.slug);
       if (token === undefined) (own ? added : addedElsewhere).push(article);
-      else if (token !== fileToken(article, pictures)) return { fullCheck: `${locale}/${article.slug} changed` };
+      else if (!sameToken(token, article, pictures)) return { fullCheck: `${locale}/${article.slug} changed` };
       else found++;
     }
     if (found !== before.size) return { fullCheck: `${before.size - found} ${locale} articles gone` };

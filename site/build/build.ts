@@ -261,7 +261,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
         written?.push(file);
       },
     },
-    { cacheDir: options.imageCache, additions: plan && reuse ? { articles: plan.added, previous: reuse.others } : undefined },
+    { cacheDir: options.imageCache, additions: plan ? { articles: plan.added, keep: (kept) => maker.keepOthers(kept) } : undefined },
   );
   target.settled = covers.settled;
   // The SVG covers are drawn by the render threads, a few with each batch of pages.

@@ -223,6 +223,20 @@ export class ManifestMaker {
   }
 
   /**
+   * Sets every file of the previous manifest that `kept` names to the version it had: files this build knows are
+   * unchanged without looking at each (a rebuild after additions keeps its 100,000 pictures so, additions.ts).
+   */
+  keepOthers(kept: (file: string) => boolean): void {
+    const entries = this.manifest.others;
+    for (const [file, hash] of this.previousOthers) {
+      if (!kept(file)) continue;
+      const size = entries.size;
+      entries.set(file, hash);
+      if (entries.size > size) this.kept.others++;
+    }
+  }
+
+  /**
    * Ends the pages: the previous manifest's pages this build did not set are dropped (and noted). Call it once,
    * after the last setPage and before the manifest is written or its delta read.
    */

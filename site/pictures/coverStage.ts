@@ -48,10 +48,10 @@ export interface CoverOptions {
   cacheDir?: string;
   /**
    * A rebuild after articles were only added (build/additions.ts): the pictures of the articles it had are as the
-   * previous build recorded them (`previous`, that build's other files: the pictures among them are kept as they
-   * were), and only the new articles' are looked at.
+   * previous build recorded them (`keep` records, as they were, the previous build's files it names), and only the
+   * new articles' are looked at.
    */
-  additions?: { articles: readonly Article[]; previous: ReadonlyMap<string, string> };
+  additions?: { articles: readonly Article[]; keep: (kept: (file: string) => boolean) => void };
 }
 
 export interface CoverCounts {
@@ -102,7 +102,7 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   const todo: RasterJob[] = [];
   const svgs: CoverSubject[] = [];
   const { additions } = options;
-  if (additions) for (const [file, version] of additions.previous) if (isPicture(file)) target.record(file, version);
+  if (additions) additions.keep(isPicture);
   for (const job of rasterJobs(model, additions?.articles ?? model.articles, target, svgs)) {
     let kept = true;
     for (const file of job.outputs.values()) kept = target.record(file, job.key) === true && kept;
