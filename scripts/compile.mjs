@@ -40,6 +40,11 @@ const BUNDLED = new Set(['@google-cloud/storage', 'sanitize-html']);
 
 const GCS_CLIENT_MODULE = 'cli/storage/gcsClient.ts';
 
+function isOwnSource(file) {
+  const relative = path.relative(root, file);
+  return !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
+}
+
 /** @type {import('esbuild').Plugin} */
 const externalPackages = {
   name: 'external-packages',
@@ -48,8 +53,9 @@ const externalPackages = {
       if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
       // markdown-it is bundled for its class fields alone: its own dependencies stay in node_modules.
       if (args.importer === MARKDOWN_IT) return { path: args.path, external: true };
-      // Imports made from inside a bundled package belong to its tree: bundled with it.
-      if (args.importer.includes('/node_modules/')) return undefined;
+      // Imports made from inside a bundled package belong to its tree: bundled with it. felt's own sources are
+      // those under its root outside node_modules; an installed felt is itself inside a node_modules folder.
+      if (!isOwnSource(args.importer)) return undefined;
       const name = args.path
         .split('/')
         .slice(0, args.path.startsWith('@') ? 2 : 1)
