@@ -31,12 +31,13 @@ export interface BuildManifest {
   /** Files that are not pages (assets, feeds, sitemaps, search index, static files, covers) → digest of their bytes or version. */
   others: Map<string, string>;
   /**
-   * Every article the build read, by content locale and slug → the start of its file's digest. The next build
-   * compares its articles with these to learn, one lookup each, whether articles were only added; it then looks at
-   * the pages those can change, not at every page (additions.ts).
+   * Every article the build read, by content locale and slug → its token (the start of its file's digest, and its
+   * provider picture's digest if it has one). The next build compares its articles with these to learn, one lookup
+   * each, whether articles were only added; it then looks at the pages those can change, not at every page
+   * (additions.ts).
    */
   articles: Map<string, Map<string, string>>;
-  /** What besides the articles every page with inputs reads (authors, ads, locale, provider pictures): additions.ts. */
+  /** What besides its articles every page with inputs reads (authors, ads, locale), and whether it was a preview. */
   planKey: string;
   /**
    * Set by an incremental build: the release it was made beside (its folder's name) and the pages and other files
@@ -76,9 +77,8 @@ interface ManifestHead {
 /**
  * The manifest as written: a JSON line (ManifestHead), then, separated by NUL, the pages' paths, their keys, their
  * inputs in the same order (empty where a page has none), the other files' names and their digests, and per content
- * locale its articles' slugs and digests. No JSON for
- * the 560,000 fields of a 100,000-article site: one split reads them, where JSON had to escape every separator, and
- * the inputs share the pages' paths.
+ * locale its articles' slugs and tokens; then END. No JSON for the 760,000 fields of a 100,000-article site: one split
+ * reads them, where JSON had to escape every separator, and the inputs share the pages' paths.
  */
 export function serializeManifest(manifest: BuildManifest): string {
   const head: ManifestHead = {
@@ -99,7 +99,7 @@ export function serializeManifest(manifest: BuildManifest): string {
   for (const value of manifest.others.values()) fields.push(value);
   for (const slugs of manifest.articles.values()) {
     for (const slug of slugs.keys()) fields.push(slug);
-    for (const digest of slugs.values()) fields.push(digest);
+    for (const token of slugs.values()) fields.push(token);
   }
   return `${JSON.stringify(head)}\n${fields.join(SEPARATOR)}${END}`;
 }
