@@ -8,6 +8,7 @@
 // --help` loads commander alone.
 import { build } from 'esbuild';
 import { copyFile, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assignClassFields } from './markdownItFields.mjs';
@@ -44,6 +45,37 @@ function isOwnSource(file) {
   const relative = path.relative(root, file);
   return !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
 }
+
+/**
+ * CommonJS packages the build's threads import at start, loaded with require() rather than through Node's ES module
+ * loader: for an `import` of CommonJS, Node reads each file's source again and scans it for export names, and
+ * react's index.js names its development build too, which it then reads and scans as well (87 KB for react, 40 KB
+ * for its JSX runtime). Importing React so took 25-35 ms of CPU against 8-10 ms with require(), and importing the
+ * build's modules (lib/chunks/build-*.js) 195-212 ms against 140-153 ms with these four required: on the build's
+ * thread, and again on each render worker, before the first page. Each import becomes a small module that requires
+ * the package (with the banner's require) and exports its names, found here by loading it.
+ */
+const REQUIRED = ['react', 'react/jsx-runtime', 'react-dom/server', 'jsonc-parser'];
+const requireFromRoot = createRequire(path.join(root, 'package.json'));
+
+/** @type {import('esbuild').Plugin} */
+const requiredPackages = {
+  name: 'required-packages',
+  setup(pluginBuild) {
+    const filter = new RegExp(`^(${REQUIRED.join('|')})$`);
+    pluginBuild.onResolve({ filter }, (args) =>
+      args.kind === 'import-statement' && isOwnSource(args.importer) ? { path: args.path, namespace: 'required-package' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'required-package' }, (args) => {
+      const names = Object.keys(requireFromRoot(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      return {
+        contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`,
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
 
 /** @type {import('esbuild').Plugin} */
 const externalPackages = {
@@ -82,7 +114,7 @@ await build({
   format: 'esm',
   target: 'node20',
   // markdown-it's resolution first: the external-packages rule would otherwise leave it in node_modules.
-  plugins: [markdownItFields, externalPackages],
+  plugins: [markdownItFields, requiredPackages, externalPackages],
   // The bundled CommonJS files call require() for Node's own modules: an ES module has none unless given one.
   banner: { js: "import { createRequire as __feltCreateRequire } from 'node:module'; const require = __feltCreateRequire(import.meta.url);" },
   jsx: 'automatic',
