@@ -43,6 +43,7 @@ import { createPageKeyer } from './pageKey.ts';
 import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOptions, type PoolOutput, type RenderPool } from './renderPool.ts';
+import { EAGER_WORKER_PAGES } from './renderWorkers.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
@@ -356,12 +357,6 @@ const SEARCH_PAGES_AHEAD_MAX = 2048;
 
 /** Below this many pages to render, workers cost more to start than they save. */
 const INLINE_LIMIT = 300;
-/**
- * From this many pages on, working out which pages changed keeps the main
- * thread busy for a while: an incremental build starts one worker at once to
- * render changed pages meanwhile, and adds the others past INLINE_LIMIT.
- */
-const EAGER_WORKER_PAGES = 2000;
 
 async function renderPages(
   model: SiteModel,
