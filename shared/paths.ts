@@ -33,3 +33,16 @@ export function displayPath(file: string): string {
 export function cacheFolderOf(contentDir: string): string {
   return path.join(path.dirname(path.resolve(contentDir)), '.felt-cache');
 }
+
+/**
+ * A file named `name` in the folder of the module at `moduleUrl` (its import.meta.url) or in that folder's parent:
+ * a compiled file that lib/ holds beside the CLI's bundle, whose module esbuild puts in lib/felt.js or in a chunk in
+ * lib/chunks/, as the import graph falls. Undefined when neither folder holds it (the TypeScript sources, in tests).
+ */
+export function besideModule(moduleUrl: string, name: string): string | undefined {
+  for (const candidate of [`./${name}`, `../${name}`]) {
+    const file = fileURLToPath(new URL(candidate, moduleUrl));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}

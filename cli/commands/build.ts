@@ -41,15 +41,16 @@ Examples:
     .action(async (flags: BuildFlags) => {
       // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
       // they load their modules on the other cores while this thread loads the build's and the content.
-      const rendersEveryPage = !flags.incremental || !existsSync(path.resolve(flags.out));
+      const contentDir = path.resolve(flags.content);
+      const outDir = path.resolve(flags.out);
+      const rendersEveryPage = !flags.incremental || !existsSync(outDir);
       const workers = workerCount(flags.threads ?? defaultThreads());
       if (rendersEveryPage) startRenderWorkers(workers);
       // A rebuild of a large site renders its changed pages on one worker while it finds them (build.ts): started now,
       // it has loaded its modules by then (0.2-0.3 s that were the rebuild's last wait at 100,000 articles).
-      else if (workers > 0 && ((await import('../../site/build/buildCache.ts')).servedPageCount(path.resolve(flags.out)) ?? 0) >= EAGER_WORKER_PAGES)
-        startRenderWorkers(1);
+      else if (workers > 0 && ((await import('../../site/build/buildCache.ts')).servedPageCount(outDir) ?? 0) >= EAGER_WORKER_PAGES) startRenderWorkers(1);
       // And, with no image cache, its share cards: on a thread of their own, while this one loads (earlyCards.ts).
-      if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(path.resolve(flags.content));
+      if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(contentDir);
       // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
       // The progress display's delay starts after: loading is not the build's waiting.
       const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {
@@ -59,8 +60,8 @@ Examples:
       const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
       try {
         const result = await buildSite({
-          contentDir: path.resolve(flags.content),
-          outDir: path.resolve(flags.out),
+          contentDir,
+          outDir,
           locale: flags.locale,
           ui: flags.ui,
           threads: flags.threads,

@@ -6,13 +6,13 @@
  * (startRenderWorkers) before it even loads the build's own modules, so that
  * this happens on the other cores while the main thread loads the content.
  * A worker waits for its RenderSetup (a message, renderWorker.ts), which only
- * the build can make. This module imports nothing but Node's.
+ * the build can make. This module imports nothing but Node's and felt's
+ * paths (shared/paths.ts).
  */
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import v8 from 'node:v8';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { besideModule } from '../../shared/paths.ts';
 
 export function defaultThreads(): number {
   return Math.max(1, Math.min(8, os.availableParallelism()));
@@ -37,11 +37,7 @@ export function workerCount(threads: number): number {
  * chunks in lib/chunks/, as the import graph falls: both are looked at.
  */
 export function workerScript(): string | undefined {
-  for (const candidate of ['./render-worker.js', '../render-worker.js']) {
-    const script = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(script)) return script;
-  }
-  return undefined;
+  return besideModule(import.meta.url, 'render-worker.js');
 }
 
 /**

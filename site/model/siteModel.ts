@@ -106,6 +106,9 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
   return map;
 }
 
+/** How many related articles a page shows; they are drawn from at most this many places on either side of it. */
+export const RELATED_COUNT = 4;
+
 /**
  * Up to `count` articles filed with this one: its neighbours in time in the
  * same subcategory, older ones first, then in the same category. Neighbours,
@@ -115,9 +118,6 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
 export function relatedArticles(model: SiteModel, article: Article, count = RELATED_COUNT): ArticleSummary[] {
   return relatedIds(model, article, count).map((id) => model.summaries.get(id)!);
 }
-
-/** How many related articles a page shows; they are drawn from at most this many places on either side of it. */
-export const RELATED_COUNT = 4;
 
 /** The ids of relatedArticles(), for what depends on which articles they are. */
 export function relatedIds(model: SiteModel, article: Article, count = RELATED_COUNT): string[] {

@@ -29,9 +29,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { cacheFolderOf } from '../../shared/paths.ts';
+import { besideModule, cacheFolderOf } from '../../shared/paths.ts';
 import { readSettingsValue } from '../../shared/settingsFiles.ts';
 import { coverSvg, type CoverSubject } from './coverArt.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from './coverSizes.ts';
@@ -95,19 +94,6 @@ export function cardSvg(subject: CoverSubject): string {
   return coverSvg(subject, COVER_WIDTH, COVER_HEIGHT);
 }
 
-/**
- * The card encoder's file (cardEncoder.cjs): beside this module in the sources; in lib/, beside the CLI's bundle
- * (scripts/compile.mjs copies it there), which is this module's folder or its parent (lib/chunks/), as esbuild
- * splits the graph. Undefined when neither holds it.
- */
-function encoderFile(): string | undefined {
-  for (const candidate of ['./cardEncoder.cjs', '../cardEncoder.cjs']) {
-    const file = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
-}
-
 /** Whether this process started the early thread (and it may hold cards). */
 export function earlyCardsUnderWay(): boolean {
   return cards.size > 0;
@@ -119,7 +105,8 @@ export function earlyCardsUnderWay(): boolean {
  */
 export async function startEarlyCards(contentDir: string): Promise<boolean> {
   if (worker || existsSync(path.join(cacheFolderOf(contentDir), 'images'))) return false;
-  const encoder = encoderFile();
+  // Beside this module in the sources; in lib/, where scripts/compile.mjs copies it beside the CLI's bundle.
+  const encoder = besideModule(import.meta.url, 'cardEncoder.cjs');
   let svgs: string[];
   let sharp: string;
   try {
