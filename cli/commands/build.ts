@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { createReporter } from '../report.ts';
+import { positiveInt } from './pipelineOptions.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { EAGER_WORKER_PAGES, defaultThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
@@ -26,7 +27,7 @@ export function registerBuild(program: Command): void {
     .option('--out <dir>', 'output folder (replaced only when the build succeeds)', 'dist')
     .addOption(new Option('--locale <locale>', 'content locale to build').choices(CONTENT_LOCALES))
     .addOption(new Option('--ui <ui>', "display locale of the interface (default: the content locale's)").choices(UI_LOCALES))
-    .option('--threads <n>', 'render threads (default: one per core)', (value) => Math.max(1, Number.parseInt(value, 10) || 1))
+    .option('--threads <n>', 'render threads (default: one per core)', positiveInt('--threads'))
     .option('--no-incremental', 'render every page, ignoring the previous build and the article cache')
     .option('--json', 'print the result as JSON')
     .addHelpText(

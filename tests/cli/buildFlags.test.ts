@@ -1,0 +1,37 @@
+/**
+ * `felt build --threads` takes a whole number of at least 1, as every count felt's commands take (positiveInt): a
+ * typo used to build on one thread without a word.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { FELT_ROOT } from '../../shared/paths.ts';
+import { tempDir } from '../site/helpers.ts';
+
+const FELT = path.join(FELT_ROOT, 'bin/felt.js');
+
+describe('felt build --threads', () => {
+  it('refuses what is not a whole number of at least 1, in one line, before building anything', async () => {
+    const out = path.join(await tempDir(), 'dist');
+    for (const bad of ['abc', '0', '1.5']) {
+      const failed = await promisify(execFile)(process.execPath, [
+        FELT,
+        'build',
+        '--content',
+        path.join(FELT_ROOT, 'tests/fixtures/site'),
+        '--out',
+        out,
+        '--threads',
+        bad,
+      ]).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code, bad).toBe(1);
+      expect(failed?.stderr.trim().split('\n'), bad).toEqual([expect.stringContaining(`--threads must be a whole number of at least 1, not "${bad}"`)]);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+});
