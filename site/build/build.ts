@@ -55,7 +55,7 @@ import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
 import { findProviderPictures } from '../pictures/providerPictures.ts';
 import { startCovers } from '../pictures/coverStage.ts';
-import { buildSitemaps, robotsTxt, type SitemapEntry } from '../indexes/sitemapXml.ts';
+import { buildSitemaps, robotsTxt, sitemapRow } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -287,6 +287,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const searchVersions: [file: string, version: string][] = [];
   let search: { summary: ReturnType<typeof writeSearchIndex>; milliseconds: number } | undefined;
   const makeSearchIndex = () => {
+    // Made once: by the render pool beside the pages, or here after them when the pool never ran it.
+    if (search) return;
     const started = performance.now();
     const summary = writeSearchIndex(model, {
       previous: reuse?.others,
@@ -298,8 +300,13 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   };
   const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
   const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, plan, busy: covers.busy, covers: svgCovers, beside });
+  // The last pages render on the workers while this thread makes every other file below; nothing may write into the
+  // staging folder once a failure has it removed.
+  target.settled = async () => {
+    await pages.finishing.catch(() => undefined);
+    await covers.settled();
+  };
   mark('pages');
-  if (target.layout) crashPoint('pages-written');
 
   for (const file of assets.files) writeOther(file.path, file.contents);
   writeOther(staticQuery.slice(1), sharedJson);
@@ -334,8 +341,11 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   maker.finishPages();
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
   if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...maker.delta() };
+  const manifestText = serializeManifest(manifest);
+  await pages.finishing;
+  if (target.layout) crashPoint('pages-written');
   // The manifest goes last: until it is in place, the previous one describes the output.
-  sink.write(MANIFEST_FILE, serializeManifest(manifest));
+  sink.write(MANIFEST_FILE, manifestText);
   written?.push(MANIFEST_FILE);
   // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
   const finish = !layout
@@ -368,7 +378,7 @@ async function renderPages(
   options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'> & { plan?: AdditionPlan },
 ) {
   const { settings } = model.content;
-  const sitemap: SitemapEntry[] = [];
+  const sitemap: string[] = [];
   let count = 0;
   let rendered = 0;
   let checked = 0;
@@ -406,7 +416,7 @@ async function renderPages(
       const unchanged = plan && !plan.mayChange(entry);
       if (!unchanged) checked++;
       if (unchanged || (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs))) {
-        sitemap.push({ loc: absoluteUrl(settings, entry.path), lastmod: entry.lastmod });
+        sitemap.push(sitemapRow(absoluteUrl(settings, entry.path), entry.lastmod));
       } else {
         const spec = entry.spec();
         const key = keyOf(spec);
@@ -418,7 +428,7 @@ async function renderPages(
           written?.push(...pageOutputPaths(spec));
           rendered++;
         }
-        if (spec.head.canonical && !spec.head.noindex) sitemap.push({ loc: absoluteUrl(settings, spec.path), lastmod: lastModified(spec) });
+        if (spec.head.canonical && !spec.head.noindex) sitemap.push(sitemapRow(absoluteUrl(settings, spec.path), lastModified(spec)));
       }
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
@@ -426,14 +436,20 @@ async function renderPages(
     pool ??= createRenderPool(setup, output, { threads: 1, covers: options.covers, beside: options.beside });
     for (const waiting of held.splice(0)) await pool.render(waiting);
     mark('find changed pages');
-    await pool.finish();
-    mark('finish rendering');
   } catch (error) {
     await pool?.finish().catch(() => undefined);
     throw error;
   }
-  options.onProgress?.(total, total);
-  return { count, rendered, checked, sitemap, threads: pool.threads };
+  // The pages still queued render while the caller makes the files that need no page (writeSite): a rebuild at
+  // 100,000 articles waited 0.2-0.3 s here for its one worker, with the sitemaps, the search index and the manifest
+  // still to make on this thread. Handled at once: a failure meanwhile is the caller's when it awaits `finishing`,
+  // never an unhandled rejection.
+  const finishing = pool.finish().then(() => {
+    mark('finish rendering');
+    options.onProgress?.(total, total);
+  });
+  finishing.catch(() => undefined);
+  return { count, rendered, checked, sitemap, threads: pool.threads, finishing };
 }
 
 function lastModified(spec: PageSpec): string | undefined {

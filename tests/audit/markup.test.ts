@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { HtmlValidate, StaticConfigLoader, type ConfigData } from 'html-validate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { buildSitemaps } from '../../site/indexes/sitemapXml.ts';
+import { buildSitemaps, sitemapRow } from '../../site/indexes/sitemapXml.ts';
 import { BUNDLED_CONTENT, fixtureCopy, tempDir } from '../site/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -119,8 +119,8 @@ describe('sitemap and feeds', () => {
   });
 
   it('past the per-file limit, the sitemap index and its parts validate too', async () => {
-    const entries = Array.from({ length: 5 }, (_, i) => ({ loc: `https://feltmagazine.example/articles/a-${i}`, lastmod: '2026-05-02' }));
-    const files = buildSitemaps('https://feltmagazine.example', entries, 2);
+    const rows = Array.from({ length: 5 }, (_, i) => sitemapRow(`https://feltmagazine.example/articles/a-${i}`, '2026-05-02'));
+    const files = buildSitemaps('https://feltmagazine.example', rows, 2);
     expect(files.map((f) => f.file)).toEqual(['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap.xml']);
     for (const { file, xml } of files) {
       const full = path.join(work, file);

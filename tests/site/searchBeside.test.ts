@@ -1,11 +1,12 @@
 /**
  * Issue 13: the search index is made by the build's thread while the render
  * workers render the pages queued for it (site/build/build.ts, the render
- * pool's `beside`), not after the last page with every worker stopped. Seen
- * from outside: a build killed the moment its pages are written
+ * pool's `beside`), and the sitemaps, feeds and other files while they render
+ * the last ones, not after the last page with every worker stopped. Seen
+ * from outside: a build killed the moment its last page is written
  * (FELT_CRASH_AT=pages-written, site/build/crashPoints.ts) has its search
- * index in its staging folder already, and no sitemap yet. The compiled CLI
- * (`npm run compile` first).
+ * index and sitemap in its staging folder already, and only the build's
+ * manifest is missing. The compiled CLI (`npm run compile` first).
  */
 import { execFile } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
@@ -40,7 +41,8 @@ describe('the search index beside the pages', () => {
       const folder = path.join(releases, staging[0]!);
       const manifest = JSON.parse(await readFile(path.join(folder, SEARCH_MANIFEST), 'utf8')) as object;
       expect(Object.keys(manifest).length).toBeGreaterThan(0);
-      await expect(readFile(path.join(folder, 'sitemap.xml'))).rejects.toThrow(/ENOENT/);
+      await expect(readFile(path.join(folder, 'sitemap.xml'), 'utf8')).resolves.toMatch(/<loc>[^<]*article-000399/);
+      await expect(readFile(path.join(folder, '.felt', 'manifest.json'))).rejects.toThrow(/ENOENT/);
       await expect(readFile(path.join(folder, 'articles', 'article-000399', 'index.html'), 'utf8')).resolves.toMatch(/^<!doctype html>/);
     }
   });
