@@ -10,9 +10,11 @@
  * working out its inputs, which at 100,000 articles was most of a rebuild's
  * time (the digests of 100,000 article pages and 18,000 listing pages).
  *
- * "Only added" is known by comparing every article, of every content locale,
- * with the token the previous build recorded for it (BuildManifest.articles):
- * one lookup each. A changed or removed article (its place in the listings
+ * "Only added" is known by walking every content locale's articles, newest
+ * first, along the slugs and tokens the previous build recorded in the same
+ * order (BuildManifest.articles): each article is the next one recorded, with
+ * the same token, or new. Nothing is looked up and no string is made for the
+ * articles the site had; the new ones are spliced into the record. A changed or removed article (its place in the listings
  * may have moved), a picture added to or taken from an article it had,
  * changed authors or ads, or a preview: the build checks every page as before.
  */
@@ -21,7 +23,7 @@ import { RELATED_COUNT, type SiteModel } from '../model/siteModel.ts';
 import { planListing } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { buildWideInputs } from '../routes/articlePages.ts';
-import { digest, type BuildManifest } from './buildCache.ts';
+import { FIELD_END, digest, type BuildManifest, type RecordedArticles } from './buildCache.ts';
 
 /** Where a listing page stands: the listing's articles (newest first) and its number (0: the front page). */
 export interface ListingPlace {
@@ -52,23 +54,70 @@ function fileToken(article: Article, pictures?: SiteModel['pictures']): string {
   return picture ? `${file}+${picture.digest}` : file;
 }
 
-/** fileToken(article, pictures) === token, without making the token: this runs for every article of every rebuild. */
-function sameToken(token: string, article: Article, pictures: SiteModel['pictures'] | undefined): boolean {
-  const picture = pictures?.get(article.slug);
-  if (picture) return token === fileToken(article, pictures);
-  return token.length === TOKEN_LENGTH && article.digest.startsWith(token);
+/**
+ * Whether the recorded token that starts at `at` in `tokens` (and runs to `end`) is fileToken(article, pictures),
+ * without making either string: this runs for every article of every rebuild.
+ */
+function sameToken(tokens: string, at: number, end: number, article: Article, pictures: SiteModel['pictures'] | undefined): boolean {
+  if (pictures?.has(article.slug)) return tokens.slice(at, end) === fileToken(article, pictures);
+  if (end - at !== TOKEN_LENGTH) return false;
+  for (let i = 0; i < TOKEN_LENGTH; i++) if (tokens.charCodeAt(at + i) !== article.digest.charCodeAt(i)) return false;
+  return true;
 }
 
-/** The manifest's articles of a build that looked at every page: every article of every content locale. */
+/** The manifest's articles of a build that looked at every page: every article of every content locale, in order. */
 export function recordedArticles(model: SiteModel): BuildManifest['articles'] {
   const recorded: BuildManifest['articles'] = new Map();
   for (const locale of CONTENT_LOCALES) {
-    const slugs = new Map<string, string>();
     const pictures = locale === model.locale ? model.pictures : undefined;
-    for (const article of model.content.articles[locale]) slugs.set(article.slug, fileToken(article, pictures));
-    recorded.set(locale, slugs);
+    const articles = model.content.articles[locale];
+    recorded.set(locale, {
+      count: articles.length,
+      slugs: articles.map((a) => a.slug + FIELD_END).join(''),
+      tokens: articles.map((a) => fileToken(a, pictures) + FIELD_END).join(''),
+    });
   }
   return recorded;
+}
+
+/**
+ * Walks a locale's articles (newest first) along the previous build's record of them, in the same order: the
+ * articles that are not the next one recorded are new, and are spliced into the record where they stand. Undefined
+ * when an article recorded has another token now (it changed) or is not met in its place (it changed its date or
+ * went): then every page is checked.
+ */
+function walkRecord(record: RecordedArticles, articles: readonly Article[], pictures: SiteModel['pictures'] | undefined) {
+  const { slugs, tokens } = record;
+  const added: Article[] = [];
+  const slugParts: string[] = [];
+  const tokenParts: string[] = [];
+  let slugAt = 0;
+  let tokenAt = 0;
+  let slugFrom = 0;
+  let tokenFrom = 0;
+  let found = 0;
+  for (const article of articles) {
+    const { slug } = article;
+    const next = slugAt < slugs.length && slugs.startsWith(slug, slugAt) && slugs.charCodeAt(slugAt + slug.length) === 0;
+    if (next) {
+      const tokenEnd = tokens.indexOf(FIELD_END, tokenAt);
+      if (tokenEnd < 0 || !sameToken(tokens, tokenAt, tokenEnd, article, pictures)) return { changed: slug };
+      slugAt += slug.length + 1;
+      tokenAt = tokenEnd + 1;
+      found++;
+      continue;
+    }
+    added.push(article);
+    slugParts.push(slugs.slice(slugFrom, slugAt), slug + FIELD_END);
+    tokenParts.push(tokens.slice(tokenFrom, tokenAt), fileToken(article, pictures) + FIELD_END);
+    slugFrom = slugAt;
+    tokenFrom = tokenAt;
+  }
+  if (found !== record.count) return { gone: record.count - found };
+  if (added.length === 0) return { added, record };
+  slugParts.push(slugs.slice(slugFrom));
+  tokenParts.push(tokens.slice(tokenFrom));
+  return { added, record: { count: record.count + added.length, slugs: slugParts.join(''), tokens: tokenParts.join('') } };
 }
 
 /**
@@ -86,23 +135,17 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
   if (previous.planKey !== key) return { fullCheck: 'authors, ads or locale changed' };
   const added: Article[] = [];
   const addedElsewhere: Article[] = [];
+  const articles: BuildManifest['articles'] = new Map();
   for (const locale of CONTENT_LOCALES) {
     const before = previous.articles.get(locale);
     if (!before) return { fullCheck: `no articles recorded for ${locale}` };
-    let found = 0;
     const own = locale === model.locale;
-    const pictures = own ? model.pictures : undefined;
-    for (const article of model.content.articles[locale]) {
-      const token = before.get(article.slug);
-      if (token === undefined) (own ? added : addedElsewhere).push(article);
-      else if (!sameToken(token, article, pictures)) return { fullCheck: `${locale}/${article.slug} changed` };
-      else found++;
-    }
-    if (found !== before.size) return { fullCheck: `${before.size - found} ${locale} articles gone` };
+    const walked = walkRecord(before, model.content.articles[locale], own ? model.pictures : undefined);
+    if ('changed' in walked) return { fullCheck: `${locale}/${walked.changed} changed` };
+    if ('gone' in walked) return { fullCheck: `${walked.gone} ${locale} articles changed their place or went` };
+    (own ? added : addedElsewhere).push(...walked.added);
+    articles.set(locale, walked.record);
   }
-  const articles = previous.articles;
-  for (const article of added) articles.get(article.locale)!.set(article.slug, fileToken(article, model.pictures));
-  for (const article of addedElsewhere) articles.get(article.locale)!.set(article.slug, fileToken(article));
 
   const articlePaths = new Set<string>();
   const lookAt = (id: string) => articlePaths.add(urls.article(model.byId.get(id)!.slug));

@@ -20,7 +20,7 @@ export { feltCodeVersion } from './codeVersion.ts';
 
 // Named as when it was JSON: a release is whole when it has this file (output.ts), releases made by an older felt included.
 export const MANIFEST_FILE = '.felt/manifest.json';
-const MANIFEST_VERSION = 6;
+const MANIFEST_VERSION = 7;
 
 export interface BuildManifest {
   version: number;
@@ -32,12 +32,12 @@ export interface BuildManifest {
   /** Files that are not pages (assets, feeds, sitemaps, search index, static files, covers) → digest of their bytes or version. */
   others: Map<string, string>;
   /**
-   * Every article the build read, by content locale and slug → its token (the start of its file's digest, and its
-   * provider picture's digest if it has one). The next build compares its articles with these to learn, one lookup
-   * each, whether articles were only added; it then looks at the pages those can change, not at every page
-   * (additions.ts).
+   * Every article the build read, per content locale, in the locale's order (newest first): its slug and its token
+   * (the start of its file's digest, and its provider picture's digest if it has one). The next build walks its own
+   * articles along these to learn whether articles were only added; it then looks at the pages those can change, not
+   * at every page (additions.ts).
    */
-  articles: Map<string, Map<string, string>>;
+  articles: Map<string, RecordedArticles>;
   /** What besides its articles every page with inputs reads (authors, ads, locale), and whether it was a preview. */
   planKey: string;
   /**
@@ -48,6 +48,20 @@ export interface BuildManifest {
   delta?: { from: string; pages: string[]; others: string[] };
 }
 
+/**
+ * One content locale's recorded articles, kept as the text they are written as: each slug and each token followed by
+ * FIELD_END. A rebuild reads them where they are and splices the new articles in (additions.ts): at 100,000 articles
+ * a map of them was 200,000 strings made, and copied by the collector, for every rebuild.
+ */
+export interface RecordedArticles {
+  count: number;
+  slugs: string;
+  tokens: string;
+}
+
+/** What ends each recorded slug and token. A path never holds NUL: it separates the names and keys in the file. */
+export const FIELD_END = '\0';
+
 // crypto.hash() (Node 20.12+) hashes in one call, several times cheaper than createHash() for the
 // thousands of small inputs a build digests; older Node 20 releases fall back to createHash().
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string }).hash;
@@ -57,8 +71,7 @@ export function digest(data: string | Uint8Array): string {
   return full.slice(0, 22);
 }
 
-/** A path never holds NUL: it separates the names and keys in the file. */
-const SEPARATOR = '\0';
+const SEPARATOR = FIELD_END;
 /** The file's last bytes: a file cut short anywhere (a full disk) lacks them, even within its last field. */
 const END = `${SEPARATOR}end`;
 
@@ -69,28 +82,23 @@ interface ManifestHead {
   /** How many pages and other files the runs hold. */
   pages: number;
   others: number;
-  /** How many articles of each content locale the runs hold. */
-  articles: Record<string, number>;
+  /** How long the runs of pages and other files are (characters); the recorded articles follow them. */
+  fields: number;
+  /** Per content locale: how many articles it recorded, and how long their slugs' and tokens' texts are. */
+  articles: Record<string, { count: number; slugs: number; tokens: number }>;
   planKey: string;
   delta?: BuildManifest['delta'];
 }
 
 /**
  * The manifest as written: a JSON line (ManifestHead), then, separated by NUL, the pages' paths, their keys, their
- * inputs in the same order (empty where a page has none), the other files' names and their digests, and per content
- * locale its articles' slugs and tokens; then END. No JSON for the 760,000 fields of a 100,000-article site: one split
- * reads them, where JSON had to escape every separator, and the inputs share the pages' paths.
+ * inputs in the same order (empty where a page has none), the other files' names and their digests; then per content
+ * locale its recorded articles' slugs and tokens, as kept (RecordedArticles); then END. No JSON for the 760,000 fields
+ * of a 100,000-article site: one split reads them, where JSON had to escape every separator, and the inputs share
+ * the pages' paths.
  */
 export function serializeManifest(manifest: BuildManifest): string {
-  const head: ManifestHead = {
-    version: manifest.version,
-    templateKey: manifest.templateKey,
-    pages: manifest.pages.size,
-    others: manifest.others.size,
-    articles: Object.fromEntries([...manifest.articles].map(([locale, slugs]) => [locale, slugs.size])),
-    planKey: manifest.planKey,
-    ...(manifest.delta ? { delta: manifest.delta } : {}),
-  };
+  const recorded = [...manifest.articles];
   // Pushed one by one: spread into push() passes each field as an argument, past the stack's limit at 100,000.
   const fields: string[] = [];
   for (const page of manifest.pages.keys()) fields.push(page);
@@ -98,11 +106,18 @@ export function serializeManifest(manifest: BuildManifest): string {
   for (const page of manifest.pages.keys()) fields.push(manifest.inputs.get(page) ?? '');
   for (const file of manifest.others.keys()) fields.push(file);
   for (const value of manifest.others.values()) fields.push(value);
-  for (const slugs of manifest.articles.values()) {
-    for (const slug of slugs.keys()) fields.push(slug);
-    for (const token of slugs.values()) fields.push(token);
-  }
-  return `${JSON.stringify(head)}\n${fields.join(SEPARATOR)}${END}`;
+  const fieldText = fields.join(SEPARATOR);
+  const head: ManifestHead = {
+    version: manifest.version,
+    templateKey: manifest.templateKey,
+    pages: manifest.pages.size,
+    others: manifest.others.size,
+    fields: fieldText.length,
+    articles: Object.fromEntries(recorded.map(([locale, { count, slugs, tokens }]) => [locale, { count, slugs: slugs.length, tokens: tokens.length }])),
+    planKey: manifest.planKey,
+    ...(manifest.delta ? { delta: manifest.delta } : {}),
+  };
+  return `${JSON.stringify(head)}\n${fieldText}${recorded.map(([, { slugs, tokens }]) => slugs + tokens).join('')}${END}`;
 }
 
 /** How many pages the release in outDir has, read from its manifest's first line alone; undefined without one. */
@@ -134,10 +149,10 @@ export function readManifest(outDir: string): BuildManifest | undefined {
     const head = JSON.parse(text.slice(0, lineEnd)) as ManifestHead;
     if (head.version !== MANIFEST_VERSION) return undefined;
     const pageCount = head.pages;
-    const articleCount = Object.values(head.articles).reduce((sum, n) => sum + n, 0);
-    const fields = pageCount + head.others + articleCount === 0 ? [] : text.slice(lineEnd + 1).split(SEPARATOR);
+    const fieldsEnd = lineEnd + 1 + head.fields;
+    const fields = pageCount + head.others === 0 ? [] : text.slice(lineEnd + 1, fieldsEnd).split(SEPARATOR);
     // A manifest cut short or hand-edited is no manifest: the build starts over.
-    if (fields.length !== pageCount * 3 + head.others * 2 + articleCount * 2) return undefined;
+    if (fields.length !== pageCount * 3 + head.others * 2) return undefined;
     const pages = new Map<string, string>();
     const inputs = new Map<string, string>();
     for (let i = 0; i < pageCount; i++) {
@@ -149,14 +164,17 @@ export function readManifest(outDir: string): BuildManifest | undefined {
     const others = new Map<string, string>();
     const from = pageCount * 3;
     for (let i = 0; i < head.others; i++) others.set(fields[from + i]!, fields[from + head.others + i]!);
-    const articles = new Map<string, Map<string, string>>();
-    let at = from + head.others * 2;
-    for (const [locale, count] of Object.entries(head.articles)) {
-      const slugs = new Map<string, string>();
-      for (let i = 0; i < count; i++) slugs.set(fields[at + i]!, fields[at + count + i]!);
-      articles.set(locale, slugs);
-      at += count * 2;
+    // The recorded articles stay the text they are: sliced, not split (RecordedArticles).
+    const articles = new Map<string, RecordedArticles>();
+    let at = fieldsEnd;
+    for (const [locale, lengths] of Object.entries(head.articles)) {
+      const slugs = text.slice(at, (at += lengths.slugs));
+      const tokens = text.slice(at, (at += lengths.tokens));
+      const whole = (run: string) => run === '' || run.endsWith(FIELD_END);
+      if (!whole(slugs) || !whole(tokens) || (lengths.count === 0) !== (slugs === '')) return undefined;
+      articles.set(locale, { count: lengths.count, slugs, tokens });
     }
+    if (at !== text.length) return undefined;
     return { version: head.version, templateKey: head.templateKey, pages, inputs, others, articles, planKey: head.planKey, delta: head.delta };
   } catch {
     return undefined;

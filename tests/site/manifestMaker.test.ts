@@ -103,15 +103,9 @@ describe('the manifest on disk', () => {
       ['static/odd name.txt', 'h1'],
     ]);
     manifest.articles = new Map([
-      ['en_US', new Map([['a', '0123456789abcdef']])],
-      ['ru_RU', new Map()],
-      [
-        'tr_TR',
-        new Map([
-          ['b', 'fedcba9876543210'],
-          ['c', '00000000ffffffff'],
-        ]),
-      ],
+      ['en_US', { count: 1, slugs: 'a\0', tokens: '0123456789abcdef\0' }],
+      ['ru_RU', { count: 0, slugs: '', tokens: '' }],
+      ['tr_TR', { count: 2, slugs: 'b\0c\0', tokens: 'fedcba9876543210\0' + '00000000ffffffff+picture\0' }],
     ]);
     manifest.planKey = 'plan';
     manifest.delta = { from: 'r1', pages: ['/articles/a'], others: [] };
