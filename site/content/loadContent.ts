@@ -22,7 +22,7 @@ import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
-import { BACKGROUND_STAT_MIN, statInBackground, type FileStats } from './statFiles.ts';
+import { isArticleFile, largeSiteCache, listInBackground, type FolderListing } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -35,8 +35,8 @@ export interface LoadOptions {
   /** Read the cache but never write it (`felt check`: a reader, which may run where nothing can be written). */
   cacheReadOnly?: boolean;
   /**
-   * Work for this thread while another checks the files against the cache (a large site's), called once, after
-   * the cache is parsed: this thread would otherwise wait (`felt build` reads the served release's manifest then).
+   * Work for this thread while another lists and checks the files (a large site's), called once, after the cache
+   * is parsed: this thread would otherwise wait (`felt build` reads the served release's manifest then).
    */
   beside?: () => void;
 }
@@ -47,6 +47,14 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   }
   const problems: Problem[] = [];
   const file = (name: string) => path.join(root, name);
+  const wanted = CONTENT_LOCALES.filter((locale) => !options.locales || options.locales.includes(locale));
+  // A folder linked out of content/ is one problem, and nothing in it is read.
+  const folders = new Map(wanted.map((locale) => [locale, path.join(root, 'articles', locale)] as const));
+  const readable = wanted.filter((locale) => !linkedOutside(folders.get(locale)!, root, problems));
+  // A large site's folders are listed and their files checked on another thread, started first: this one reads the
+  // settings and parses the article cache meanwhile. A worker that cannot start leaves both to this thread.
+  const inBackground =
+    options.cacheFile && largeSiteCache(options.cacheFile) ? listInBackground(readable.map((locale) => folders.get(locale)!)).catch(() => undefined) : undefined;
   const { settings, categories, authors } = await readSettingsFiles(root, problems);
   const ads = (await readJsonFile(file('ads.json'), adsSchema, problems, { fallback: {}, root, maxBytes: LIMITS.adsBytes })) ?? { sapeNewUrl: '', sapeLinks: {} };
   if (categories) problems.push(...checkCategories(categories, displayPath(file(SETTINGS_FILES.categories))));
@@ -54,16 +62,20 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   const pages = await loadInfoPages(root, problems);
   const articles = {} as Record<ContentLocale, Article[]>;
   const retracted: Partial<Record<ContentLocale, Retraction[]>> = {};
-  const wanted = CONTENT_LOCALES.filter((locale) => !options.locales || options.locales.includes(locale));
-  const listings = new Map(await Promise.all(wanted.map(async (locale) => [locale, await listArticles(root, locale, problems)] as const)));
-  // A build with a cache checks every file against it: on a large site the checks run on another thread while this one parses the cache.
-  const stats = options.cacheFile ? checkInBackground(listings) : undefined;
   const cache = options.cacheFile ? ArticleCache.open(options.cacheFile, feltCodeVersion()) : undefined;
-  if (stats?.size) options.beside?.();
+  if (inBackground) options.beside?.();
+  const listed = await inBackground;
+  const listings = new Map<ContentLocale, ArticleListing>();
+  for (const locale of wanted) {
+    const folder = folders.get(locale)!;
+    const at = readable.indexOf(locale);
+    const found = at < 0 ? undefined : listed?.[at];
+    listings.set(locale, { folder, names: at < 0 ? [] : (found?.names ?? (await listFiles(folder))), found });
+  }
   for (const locale of CONTENT_LOCALES) {
     const refused: ArticleReferences[] = [];
     const listing = listings.get(locale);
-    articles[locale] = listing ? await loadArticles(root, locale, problems, refused, cache, listing, await stats?.get(locale)) : [];
+    articles[locale] = listing ? await loadArticles(root, locale, problems, refused, cache, listing) : [];
     if (authors && categories) problems.push(...checkArticles([...articles[locale], ...refused], authors, categories));
     if (!options.locales || options.locales.includes(locale)) retracted[locale] = await loadRetractions(root, locale, problems);
   }
@@ -77,11 +89,10 @@ function sortProblems(problems: Problem[]): Problem[] {
   return [...problems].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
 }
 
-async function listFiles(folder: string, extension: string): Promise<string[]> {
+/** A folder's article files, in name order (none when it cannot be read), as listInBackground lists them. */
+async function listFiles(folder: string): Promise<string[]> {
   try {
-    const names = await readdir(folder);
-    // Dot files are editors' and operating systems' (macOS ._x.md), never content.
-    return names.filter((n) => n.endsWith(extension) && !n.startsWith('.')).sort();
+    return (await readdir(folder)).filter(isArticleFile).sort();
   } catch {
     return [];
   }
@@ -94,40 +105,19 @@ function linkedOutside(folder: string, root: string, problems: Problem[]): boole
   return real !== undefined;
 }
 
-/** A locale's article files: their full paths, in name order (none when the folder links outside content/). */
+/**
+ * A locale's article files, in name order (none when the folder links outside content/), with the size and time of
+ * each that another thread found (a large site's, listInBackground).
+ */
 interface ArticleListing {
   folder: string;
   names: string[];
-  files: string[];
+  found?: Omit<FolderListing, 'names'>;
 }
 
 async function listArticles(root: string, locale: ContentLocale, problems: Problem[]): Promise<ArticleListing> {
   const folder = path.join(root, 'articles', locale);
-  const names = linkedOutside(folder, root, problems) ? [] : await listFiles(folder, '.md');
-  return { folder, names, files: names.map((name) => path.join(folder, name)) };
-}
-
-/**
- * Each listing's files lstat-ed on a worker (statFiles.ts), when there are enough of them to pay for it. The worker
- * starts now, so the caller's next synchronous work (parsing the article cache) runs beside it.
- */
-function checkInBackground(listings: Map<ContentLocale, ArticleListing>): Map<ContentLocale, Promise<FileStats | undefined>> {
-  const lists = [...listings.values()];
-  const files = lists.flatMap((list) => list.files);
-  if (files.length < BACKGROUND_STAT_MIN) return new Map();
-  // A worker that cannot start leaves the checks to this thread, as on a small site.
-  const stats = statInBackground(files).catch(() => undefined);
-  const byLocale = new Map<ContentLocale, Promise<FileStats | undefined>>();
-  let from = 0;
-  for (const [locale, list] of listings) {
-    const start = from;
-    const end = (from += list.files.length);
-    byLocale.set(
-      locale,
-      stats.then((found) => found && { regular: found.regular.subarray(start, end), size: found.size.subarray(start, end), mtimeMs: found.mtimeMs.subarray(start, end) }),
-    );
-  }
-  return byLocale;
+  return { folder, names: linkedOutside(folder, root, problems) ? [] : await listFiles(folder) };
 }
 
 /** The articles of a locale; `refused` gets what the refused ones reference, for the checks across files. */
@@ -138,9 +128,8 @@ export async function loadArticles(
   refused: ArticleReferences[] = [],
   cache?: ArticleCache,
   listed?: ArticleListing,
-  stats?: FileStats,
 ): Promise<Article[]> {
-  const { folder, names, files } = listed ?? (await listArticles(root, locale, problems));
+  const { folder, names, found: stats } = listed ?? (await listArticles(root, locale, problems));
   const shownFolder = displayPath(folder);
   const articles: Article[] = [];
   const unread: { full: string; shown: string; size: number; mtimeMs: number }[] = [];
@@ -148,8 +137,8 @@ export async function loadArticles(
   // and a stat each is all they cost.
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    const full = files[i]!;
     // A file's name never holds a separator (listFiles): joined by hand, 100,000 path.join calls cost 40 ms.
+    const full = folder + path.sep + name;
     const shown = shownFolder + path.sep + name;
     // Anything but a file within its limit (a folder, a FIFO, a link out of content/) is refused before it is read.
     const info: InputCheck =

@@ -1,52 +1,78 @@
 /**
- * The size and modification time of many files, found on another thread.
- * A rebuild of a large site checks every article file against the article
- * cache (articleCache.ts): 100,000 lstat calls, a quarter of a second or
- * more of the main thread, which meanwhile has the cache itself to parse.
- * A worker does the calls while it does. Only plain files are answered
- * here; anything else (a link, a folder, a file gone) is left to
- * inspectInput on the main thread, which has the words for each refusal.
+ * A large site's article folders listed, and their files' sizes and times
+ * found, on another thread. A rebuild checks every article file against the
+ * article cache (articleCache.ts): at 100,000 articles, listing the folder
+ * left the build's thread waiting a tenth of a second for readdir, and the
+ * 100,000 lstat calls took it a quarter of a second or more. A worker does
+ * both while that thread reads the settings and parses the cache. Only plain
+ * files are answered here; anything else (a link, a folder, a file gone) is
+ * left to inspectInput on the build's thread, which has the words for each
+ * refusal.
  */
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
-export interface FileStats {
-  /** 1 where the path is a plain file; its size and time are then set. */
+/** An article file's name: markdown, and not an editor's or operating system's dot file (macOS ._x.md). */
+export function isArticleFile(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
+}
+
+export interface FolderListing {
+  /** The folder's article files (isArticleFile), in name order; none when it cannot be read. */
+  names: string[];
+  /** 1 where the name is a plain file; its size and time are then set. */
   regular: Uint8Array;
   size: Float64Array;
   mtimeMs: Float64Array;
 }
 
-/** Below this many files a worker costs more to start than the calls it takes over. */
+/** Below this many articles a worker costs more to start than the calls it takes over. */
 export const BACKGROUND_STAT_MIN = 4000;
+
+/**
+ * Whether a content folder's article cache says its site is large enough for listInBackground: the decision is made
+ * before anything is listed, so that the worker starts first. A cache row is 300-400 bytes.
+ */
+export function largeSiteCache(cacheFile: string): boolean {
+  return (statSync(cacheFile, { throwIfNoEntry: false })?.size ?? 0) >= BACKGROUND_STAT_MIN * 256;
+}
 
 // CommonJS, run with eval: nothing to resolve or compile, so the worker starts in a few milliseconds.
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { lstatSync } = require('node:fs');
-const files = workerData;
-const regular = new Uint8Array(files.length);
-const size = new Float64Array(files.length);
-const mtimeMs = new Float64Array(files.length);
-for (let i = 0; i < files.length; i++) {
-  const info = lstatSync(files[i], { throwIfNoEntry: false });
-  if (info && info.isFile()) {
-    regular[i] = 1;
-    size[i] = info.size;
-    mtimeMs[i] = info.mtimeMs;
+const { lstatSync, readdirSync } = require('node:fs');
+const { sep } = require('node:path');
+const isArticleFile = ${isArticleFile.toString()};
+const listings = workerData.map((folder) => {
+  let names = [];
+  try {
+    names = readdirSync(folder).filter(isArticleFile).sort();
+  } catch {}
+  const regular = new Uint8Array(names.length);
+  const size = new Float64Array(names.length);
+  const mtimeMs = new Float64Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const info = lstatSync(folder + sep + names[i], { throwIfNoEntry: false });
+    if (info && info.isFile()) {
+      regular[i] = 1;
+      size[i] = info.size;
+      mtimeMs[i] = info.mtimeMs;
+    }
   }
-}
-parentPort.postMessage({ regular, size, mtimeMs }, [regular.buffer, size.buffer, mtimeMs.buffer]);
+  return { names, regular, size, mtimeMs };
+});
+parentPort.postMessage(listings, listings.flatMap((l) => [l.regular.buffer, l.size.buffer, l.mtimeMs.buffer]));
 `;
 
-/** Starts lstat-ing `files` on a worker; the promise holds the answers in the same order. */
-export function statInBackground(files: readonly string[]): Promise<FileStats> {
+/** Starts listing `folders` (and lstat-ing their article files) on a worker; the promise holds a listing per folder. */
+export function listInBackground(folders: readonly string[]): Promise<FolderListing[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SOURCE, { eval: true, workerData: files });
-    worker.once('message', (stats: FileStats) => {
-      resolve(stats);
+    const worker = new Worker(SOURCE, { eval: true, workerData: folders });
+    worker.once('message', (listings: FolderListing[]) => {
+      resolve(listings);
       void worker.terminate();
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the file-checking thread stopped (exit code ${code})`)));
+    worker.once('exit', (code) => reject(new Error(`the file-listing thread stopped (exit code ${code})`)));
   });
 }
