@@ -7,7 +7,15 @@ import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '
 import { createReporter } from '../report.ts';
 import { positiveInt } from './pipelineOptions.ts';
 import { FeltError } from '../../shared/errors.ts';
-import { EAGER_WORKER_PAGES, defaultThreads, everyPageThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
+import {
+  EAGER_WORKER_PAGES,
+  budgetOptimisation,
+  defaultThreads,
+  everyPageThreads,
+  startRenderWorkers,
+  stopStartedWorkers,
+  workerCount,
+} from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
   content: string;
@@ -45,6 +53,9 @@ Examples:
       const contentDir = path.resolve(flags.content);
       const outDir = path.resolve(flags.out);
       const rendersEveryPage = !flags.incremental || !existsSync(outDir);
+      // Before the build's modules load and its threads start, so that it holds for all of them (renderWorkers.ts says
+      // why); a rebuild, which mostly runs the build's own thread, was not measured with it.
+      if (rendersEveryPage) budgetOptimisation();
       // A small site renders every page on this thread alone (everyPageThreads says why); a rebuild decides by what changed.
       const threads = flags.threads ?? (rendersEveryPage ? everyPageThreads(contentDir) : undefined);
       const workers = workerCount(threads ?? defaultThreads());
