@@ -7,7 +7,15 @@ import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '
 import { createReporter } from '../report.ts';
 import { positiveInt } from './pipelineOptions.ts';
 import { FeltError } from '../../shared/errors.ts';
-import { EAGER_WORKER_PAGES, defaultThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
+import {
+  EAGER_WORKER_PAGES,
+  budgetOptimisation,
+  defaultThreads,
+  everyPageThreads,
+  startRenderWorkers,
+  stopStartedWorkers,
+  workerCount,
+} from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
   content: string;
@@ -45,7 +53,12 @@ Examples:
       const contentDir = path.resolve(flags.content);
       const outDir = path.resolve(flags.out);
       const rendersEveryPage = !flags.incremental || !existsSync(outDir);
-      const workers = workerCount(flags.threads ?? defaultThreads());
+      // Before the build's modules load and its threads start, so that it holds for all of them (renderWorkers.ts says
+      // why); a rebuild, which mostly runs the build's own thread, was not measured with it.
+      if (rendersEveryPage) budgetOptimisation();
+      // A small site renders every page on this thread alone (everyPageThreads says why); a rebuild decides by what changed.
+      const threads = flags.threads ?? (rendersEveryPage ? everyPageThreads(contentDir) : undefined);
+      const workers = workerCount(threads ?? defaultThreads());
       if (rendersEveryPage) startRenderWorkers(workers);
       // A rebuild of a large site renders its changed pages on one worker while it finds them (build.ts): started now,
       // it has loaded its modules by then (0.2-0.3 s that were the rebuild's last wait at 100,000 articles).
@@ -65,7 +78,7 @@ Examples:
           outDir,
           locale: flags.locale,
           ui: flags.ui,
-          threads: flags.threads,
+          threads,
           incremental: flags.incremental,
           now: buildTime(process.env.SOURCE_DATE_EPOCH),
           onProgress: progress.update,

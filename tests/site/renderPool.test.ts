@@ -9,12 +9,13 @@
  * same site.
  */
 import { execFile } from 'node:child_process';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../bench/corpus.mjs';
 import { tempDir } from './helpers.ts';
+import { SOLO_ARTICLES, hasFewerArticles } from '../../site/build/renderWorkers.ts';
 
 const run = promisify(execFile);
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
@@ -59,5 +60,35 @@ describe('rendering on workers and on the build thread', () => {
     const [a, b] = await Promise.all([snapshot(path.join(root, 'one')), snapshot(path.join(root, 'two'))]);
     expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
     for (const [name, bytes] of a) expect(b.get(name)!.equals(bytes), name).toBe(true);
+  });
+
+  // A cold build of a small site renders on its own thread: a render worker costs it more CPU than it saves
+  // (renderWorkers.ts, SOLO_ARTICLES). Asked for by --threads, workers still start (the test above).
+  it('builds a small site on one thread when --threads is not given', async () => {
+    const root = await tempDir();
+    const content = path.join(root, 'content');
+    await writeCorpus(content, 60);
+    const profiles = path.join(root, 'profiles');
+    const { stdout } = await run(
+      process.execPath,
+      ['--cpu-prof', '--cpu-prof-dir', profiles, FELT, 'build', '--content', content, '--out', path.join(root, 'out'), '--no-incremental', '--json'],
+      { cwd: root },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ threads: 1, rendered: expect.any(Number) });
+    // The build's thread and the share cards' thread: no render worker was started ahead and left unused.
+    const texts = await Promise.all((await readdir(profiles)).map((name) => readFile(path.join(profiles, name), 'utf8')));
+    expect(texts.filter((text) => text.includes('render-worker.js'))).toHaveLength(0);
+    expect(texts).toHaveLength(2);
+  });
+
+  it('counts article files across locales up to a limit, without dot files or other extensions', async () => {
+    const content = path.join(await tempDir(), 'content');
+    expect(hasFewerArticles(content, 1)).toBe(false);
+    for (const locale of ['en_US', 'ru_RU']) await mkdir(path.join(content, 'articles', locale), { recursive: true });
+    for (const name of ['a.md', 'b.md', '._a.md', 'notes.txt']) await writeFile(path.join(content, 'articles', 'en_US', name), '');
+    await writeFile(path.join(content, 'articles', 'ru_RU', 'c.md'), '');
+    expect(hasFewerArticles(content, 4)).toBe(true);
+    expect(hasFewerArticles(content, 3)).toBe(false);
+    expect(SOLO_ARTICLES).toBeGreaterThan(1000);
   });
 });
