@@ -7,12 +7,21 @@
  * At 100,000 articles the cache is tens of megabytes, and a night changes a
  * few dozen entries. So it is kept as a base file of rows (one array per
  * article, its fields in a fixed order: a third smaller than objects, and
- * parsed in about half the time), one per line, and a journal of the rows
- * added since, likewise, appended at the end of a run. The journal is folded into a new
- * base (written atomically) once it holds more than a twentieth of the
- * articles, or when entries must go (files deleted). A journal line cut short
- * by a crash is skipped: every entry is only a fact about one file at one
- * size and time, so a lost one costs a parse, never a wrong page.
+ * parsed in about half the time), one per line, in the order of the files'
+ * paths, and a journal of the rows added since, likewise, appended at the end
+ * of a run. The journal is folded into a new base (written atomically) once it
+ * holds more than a twentieth of the articles, or when entries must go (files
+ * deleted). A journal line cut short by a crash is skipped: every entry is
+ * only a fact about one file at one size and time, so a lost one costs a
+ * parse, never a wrong page.
+ *
+ * A build asks for its files in the same order (each locale's folder, names
+ * sorted), so the base is walked, not indexed: each row is the next file's, or
+ * belongs to a file further on (the file asked for is new). Only a row of a
+ * file that is not asked for (a file deleted, or files asked for in another
+ * order) has the rows left put in a map, as every row once was: at 100,000
+ * articles that map, its 100,000 path strings and entry objects were a fifth
+ * of loading the content on a rebuild, and garbage for the collector to copy.
  */
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -32,8 +41,6 @@ interface Entry {
   size: number;
   mtimeMs: number;
   article: CachedArticle;
-  /** Asked for (get) or set in this run: the entries a new base keeps. */
-  seen: boolean;
 }
 
 /**
@@ -53,7 +60,7 @@ const ENTITIES_AT = FIELDS.indexOf('entities');
  */
 const SHARED: readonly boolean[] = FIELDS.map((field) => ['author', 'date', 'locale', 'entities'].includes(field));
 /** The rows' layout: a base of another layout is dropped. */
-const LAYOUT = 'a row a line; entities as text, shared values by number, id null when it is the slug';
+const LAYOUT = 'a row a line, in path order; entities as text, shared values by number, id null when it is the slug';
 type Row = [source: string, size: number, mtimeMs: number, ...values: unknown[]];
 
 /** The base file's first line; its rows follow, one a line, then its last line: the shared values (a JSON array). */
@@ -65,25 +72,55 @@ interface BaseHead {
 
 /** Journal rows allowed before they are folded into the base: a twentieth of the articles, and never fewer than this. */
 const JOURNAL_MIN = 1000;
+/** A row starts with `["`, then its source. */
+const QUOTE = 34;
+
+/**
+ * The base as read: its text, and its rows parsed, in order: where each line starts and ends, the file's size and
+ * time, and the article. The rows are parsed when the cache is opened (on a large site beside the thread that lists
+ * and checks the files), their sources left unkept: the build's own strings serve (get).
+ */
+interface Base {
+  text: string;
+  shared: string[];
+  count: number;
+  starts: number[];
+  ends: number[];
+  size: Float64Array;
+  mtimeMs: Float64Array;
+  articles: CachedArticle[];
+}
+
+const NO_BASE: Base = { text: '', shared: [], count: 0, starts: [], ends: [], size: new Float64Array(0), mtimeMs: new Float64Array(0), articles: [] };
 
 export class ArticleCache {
-  /** Every entry, the base's and this run's: marked as seen in place, where a second map of 100,000 cost a tenth of a rebuild's lookups. */
-  private readonly entries: Map<string, Entry>;
-  private seenCount = 0;
-  /** How many entries the files held when opened: with none, a run's entries make a base, not a journal. */
-  private readonly openedWith: number;
-  /** Sources set this run: their rows are made only if they go to the journal (a cold build sets every article). */
-  private readonly added: string[] = [];
   private readonly file: string;
   private readonly version: string;
+  private readonly base: Base;
+  /** The next base row to walk. */
+  private next = 0;
+  /** Once a file is asked for out of the base's order: the rows not walked yet, by source. */
+  private index: Map<string, number> | undefined;
+  /** The journal's entries, by source: they stand in for the base's. */
+  private readonly journalEntries: Map<string, Entry>;
   private journalRows: number;
+  /** Whether the files held any entry when opened: with none, a run's entries make a base, not a journal. */
+  private readonly hadEntries: boolean;
+  /** What a new base keeps: the base rows asked for and unchanged (their numbers, in order), and entries. */
+  private readonly keptRows: number[] = [];
+  private readonly keptEntries = new Map<string, Entry>();
+  /** Sources whose row is stale (their file changed) and not set again: if none is set, the entry goes. */
+  private readonly stale = new Set<string>();
+  /** Sources set this run: their rows are made only if they go to the journal (a cold build sets every article). */
+  private readonly added: string[] = [];
 
-  private constructor(file: string, version: string, entries: Map<string, Entry>, journalRows: number) {
+  private constructor(file: string, version: string, base: Base, journalEntries: Map<string, Entry>, journalRows: number) {
     this.file = file;
     this.version = version;
-    this.entries = entries;
-    this.openedWith = entries.size;
+    this.base = base;
+    this.journalEntries = journalEntries;
     this.journalRows = journalRows;
+    this.hadEntries = base.count > 0 || journalEntries.size > 0;
   }
 
   private get journal(): string {
@@ -91,9 +128,8 @@ export class ArticleCache {
   }
 
   static open(file: string, version: string): ArticleCache {
-    const entries = new Map<string, Entry>();
     const entityLists = new Map<string, unknown>();
-    let shared: string[];
+    let base: Base;
     try {
       const text = readStateText(file);
       // The base is written whole (atomically): a head, its rows, the shared values; anything else is no base.
@@ -101,37 +137,47 @@ export class ArticleCache {
       const sharedStart = text.lastIndexOf('\n', text.length - 2) + 1;
       const head = JSON.parse(text.slice(0, headEnd)) as BaseHead;
       if (head.version !== version || head.layout !== LAYOUT || head.fields.join() !== FIELDS.join()) throw new Error('another cache');
-      shared = JSON.parse(text.slice(sharedStart)) as string[];
+      const shared = JSON.parse(text.slice(sharedStart)) as string[];
       // A base cut short at a row's end would end with a row: that is no list of values.
       if (!Array.isArray(shared) || !shared.every((value) => typeof value === 'string')) throw new Error('no shared values');
-      // A row a line, each parsed on its own: the row arrays are garbage at once, where one parse of the whole file
-      // kept 100,000 of them alive for the collector to copy.
+      const starts: number[] = [];
+      const ends: number[] = [];
+      const articles: CachedArticle[] = [];
+      const sizes: number[] = [];
+      const times: number[] = [];
+      // A row a line, each parsed on its own: the row arrays (and their sources) are garbage at once.
       for (let start = headEnd + 1, end; start < sharedStart && (end = text.indexOf('\n', start)) !== -1; start = end + 1) {
         const row = JSON.parse(text.slice(start, end)) as Row;
-        entries.set(row[0], fromRow(row, entityLists, shared));
+        starts.push(start);
+        ends.push(end);
+        sizes.push(row[1]);
+        times.push(row[2]);
+        articles.push(fromRow('', row, entityLists, shared));
       }
+      base = { text, shared, count: articles.length, starts, ends, size: Float64Array.from(sizes), mtimeMs: Float64Array.from(times), articles };
     } catch {
       // No cache yet, a cache of another felt, or an unreadable one: start empty.
-      return new ArticleCache(file, version, new Map(), 0);
+      return new ArticleCache(file, version, NO_BASE, new Map(), 0);
     }
-    let journalRows = 0;
     let journal = '';
     try {
       journal = readStateText(`${file}.journal`);
     } catch {
       // No journal: nothing added since the base was written.
     }
+    const journalEntries = new Map<string, Entry>();
+    let journalRows = 0;
     for (const line of journal.split('\n')) {
       if (!line) continue;
       try {
         const row = JSON.parse(line) as Row;
-        entries.set(row[0], fromRow(row, entityLists, shared));
+        journalEntries.set(row[0], { size: row[1], mtimeMs: row[2], article: fromRow(row[0], row, entityLists, base.shared) });
         journalRows++;
       } catch {
         // A line cut short by a crash: that entry is parsed again.
       }
     }
-    return new ArticleCache(file, version, entries, journalRows);
+    return new ArticleCache(file, version, base, journalEntries, journalRows);
   }
 
   /**
@@ -139,22 +185,72 @@ export class ArticleCache {
    * object, not a copy (100,000 copies were a tenth of a rebuild's garbage): `file` is never written back (toRow).
    */
   get(source: string, size: number, mtimeMs: number, file: string): Article | undefined {
-    const entry = this.entries.get(source);
-    if (!entry || entry.size !== size || entry.mtimeMs !== mtimeMs) return undefined;
-    if (!entry.seen) {
-      entry.seen = true;
-      this.seenCount++;
+    const journalled = this.journalEntries.get(source);
+    // The base's row for this file goes by either way: a journal entry stands in for it.
+    const row = this.takeBaseRow(source);
+    const { base } = this;
+    const fits = journalled ? journalled.size === size && journalled.mtimeMs === mtimeMs : row !== undefined && base.size[row] === size && base.mtimeMs[row] === mtimeMs;
+    if (!fits) {
+      if (journalled || row !== undefined) this.stale.add(source);
+      return undefined;
     }
-    const article = entry.article as Article;
+    let article: Article;
+    if (journalled) {
+      this.keptEntries.set(source, journalled);
+      article = journalled.article as Article;
+    } else {
+      this.keptRows.push(row!);
+      article = base.articles[row!] as Article;
+      article.source = source;
+    }
     article.file = file;
     return article;
   }
 
   set(source: string, size: number, mtimeMs: number, article: Article): void {
     const { file: _shownPath, ...rest } = article;
-    if (!this.entries.get(source)?.seen) this.seenCount++;
-    this.entries.set(source, { size, mtimeMs, article: rest, seen: true });
+    this.keptEntries.set(source, { size, mtimeMs, article: rest });
+    this.stale.delete(source);
     this.added.push(source);
+  }
+
+  /**
+   * The number of the base row of `source`, taken (the walk moves past it); undefined when the base has none. A row of
+   * a file further on stays where it is: the file asked for is new. A row of a file before it was passed over
+   * (deleted, or asked for in another order): the rows left are indexed, and looked up from then on.
+   */
+  private takeBaseRow(source: string): number | undefined {
+    if (this.index) {
+      const row = this.index.get(source);
+      if (row !== undefined) this.index.delete(source);
+      return row;
+    }
+    const row = this.next;
+    if (row >= this.base.count) return undefined;
+    const { text, starts, ends } = this.base;
+    const start = starts[row]!;
+    // Its row, known without a string made when the path needs no escaping in JSON (a file's path seldom does).
+    const known = text.charCodeAt(start + 1) === QUOTE && text.startsWith(source, start + 2) && text.charCodeAt(start + 2 + source.length) === QUOTE;
+    if (!known) {
+      const rowSource = (JSON.parse(text.slice(start, ends[row])) as Row)[0];
+      // Code-unit order, as the base is written and as a build lists its files.
+      if (rowSource > source) return undefined;
+      if (rowSource !== source) {
+        this.indexRest();
+        return this.takeBaseRow(source);
+      }
+    }
+    this.next = row + 1;
+    return row;
+  }
+
+  /** Puts the base rows not walked yet in a map by source: for files asked for out of the base's order. */
+  private indexRest(): void {
+    const { text, starts, ends, count } = this.base;
+    const index = new Map<string, number>();
+    for (let row = this.next; row < count; row++) index.set((JSON.parse(text.slice(starts[row], ends[row])) as Row)[0], row);
+    this.index = index;
+    this.next = count;
   }
 
   /**
@@ -163,17 +259,22 @@ export class ArticleCache {
    * written when nothing changed.
    */
   save(): void {
-    // Entries not seen are files gone (or changed and not valid now).
-    const gone = this.seenCount < this.entries.size;
+    // Rows not asked for are files gone; so are stale ones not set again (a file changed and not valid now).
+    const gone =
+      this.stale.size > 0 ||
+      this.next < this.base.count ||
+      (this.index?.size ?? 0) > 0 ||
+      [...this.journalEntries.keys()].some((source) => !this.keptEntries.has(source));
     if (this.added.length === 0 && !gone) return;
-    const allowed = Math.max(JOURNAL_MIN, Math.floor(this.seenCount / 20));
-    if (!gone && this.openedWith > 0 && this.journalRows + this.added.length <= allowed) {
-      appendFileSync(this.journal, this.added.map((source) => `${JSON.stringify(toRow(source, this.entries.get(source)!))}\n`).join(''));
+    const seen = this.keptRows.length + this.keptEntries.size;
+    const allowed = Math.max(JOURNAL_MIN, Math.floor(seen / 20));
+    if (!gone && this.hadEntries && this.journalRows + this.added.length <= allowed) {
+      appendFileSync(this.journal, this.added.map((source) => `${JSON.stringify(toRow(source, this.keptEntries.get(source)!))}\n`).join(''));
       this.journalRows += this.added.length;
       this.added.length = 0;
       return;
     }
-    writeFileAtomicSync(this.file, baseFile(this.version, this.entries));
+    writeFileAtomicSync(this.file, baseFile(this.version, this.base, this.keptRows, this.keptEntries));
     // The base holds every row the journal did: a crash before this removal only replays facts already in it.
     rmSync(this.journal, { force: true });
     this.journalRows = 0;
@@ -182,46 +283,12 @@ export class ArticleCache {
 }
 
 /**
- * The base file as it is written (the entries seen this run), a thousand rows at a time, a row a line: at 100,000
- * articles 35 MB. The shared values' list comes last, once every row has numbered its own.
+ * A row's article from its fields (FIELDS), as the article of `source`: a base row's is given when its file is asked
+ * for (get), so that the row's own string is garbage at once. `entityLists` holds the entity lists parsed so far by their text, shared by the rows that have it; `shared` the
+ * base's shared values (a base row's number for one stands for it).
  */
-function* baseFile(version: string, entries: Map<string, Entry>): Generator<string> {
-  const head: BaseHead = { version, layout: LAYOUT, fields: FIELDS };
-  yield `${JSON.stringify(head)}\n`;
-  const numbers = new Map<string, number>();
-  const numbered = (value: string) => {
-    let number = numbers.get(value);
-    if (number === undefined) numbers.set(value, (number = numbers.size));
-    return number;
-  };
-  let lines: string[] = [];
-  for (const [source, entry] of entries) {
-    if (!entry.seen) continue;
-    const row = toRow(source, entry);
-    for (let i = 0; i < FIELDS.length; i++) if (SHARED[i] && typeof row[3 + i] === 'string') row[3 + i] = numbered(row[3 + i] as string);
-    if (row[3 + ID_AT] === row[3 + SLUG_AT]) row[3 + ID_AT] = null;
-    lines.push(`${JSON.stringify(row)}\n`);
-    if (lines.length === 1000) {
-      yield lines.join('');
-      lines = [];
-    }
-  }
-  yield lines.join('');
-  yield `${JSON.stringify([...numbers.keys()])}\n`;
-}
-
-function toRow(source: string, { size, mtimeMs, article }: Entry): Row {
-  const values = FIELDS.map((field) => (article as unknown as Record<string, unknown>)[field] ?? null);
-  values[ENTITIES_AT] = JSON.stringify(values[ENTITIES_AT]);
-  return [source, size, mtimeMs, ...values];
-}
-
-/**
- * A row as an entry; `entityLists` holds the entity lists parsed so far by their text, shared by the rows that have
- * it; `shared` the base's shared values (a base row's number for one stands for it).
- */
-function fromRow(row: Row, entityLists: Map<string, unknown>, shared: string[]): Entry {
-  const article: Record<string, unknown> = { source: row[0] };
+function fromRow(source: string, row: Row, entityLists: Map<string, unknown>, shared: string[]): CachedArticle {
+  const article: Record<string, unknown> = { source };
   // A plain loop: this runs for every article of every rebuild.
   for (let i = 0; i < FIELDS.length; i++) {
     let value = row[3 + i];
@@ -234,5 +301,52 @@ function fromRow(row: Row, entityLists: Map<string, unknown>, shared: string[]):
     }
     if (value !== null && value !== undefined) article[FIELDS[i]!] = value;
   }
-  return { size: row[1], mtimeMs: row[2], article: article as unknown as CachedArticle, seen: false };
+  return article as unknown as CachedArticle;
+}
+
+/**
+ * The base file as it is written (the rows and entries this run kept), in path order, a thousand rows at a time, a
+ * row a line: at 100,000 articles 35 MB. Rows of the base before are copied as they were, their shared values'
+ * numbers kept (the new list starts with the old one); the shared values' list comes last, once every row has
+ * numbered its own.
+ */
+function* baseFile(version: string, before: Base, keptRows: readonly number[], entries: ReadonlyMap<string, Entry>): Generator<string> {
+  const head: BaseHead = { version, layout: LAYOUT, fields: FIELDS };
+  yield `${JSON.stringify(head)}\n`;
+  const numbers = new Map<string, number>(before.shared.map((value, i) => [value, i]));
+  const numbered = (value: string) => {
+    let number = numbers.get(value);
+    if (number === undefined) numbers.set(value, (number = numbers.size));
+    return number;
+  };
+  const entryLine = (source: string, entry: Entry) => {
+    const row = toRow(source, entry);
+    for (let i = 0; i < FIELDS.length; i++) if (SHARED[i] && typeof row[3 + i] === 'string') row[3 + i] = numbered(row[3 + i] as string);
+    if (row[3 + ID_AT] === row[3 + SLUG_AT]) row[3 + ID_AT] = null;
+    return `${JSON.stringify(row)}\n`;
+  };
+  // Both in path order: the kept rows as walked, the entries sorted; merged.
+  const sources = [...entries.keys()].sort();
+  let lines: string[] = [];
+  let next = 0;
+  // Row numbers are path order (the base is written so); looked up out of order, they were kept in another.
+  for (const row of [...keptRows].sort((x, y) => x - y)) {
+    const line = before.text.slice(before.starts[row], before.ends[row]);
+    const source = (JSON.parse(line) as Row)[0];
+    while (next < sources.length && sources[next]! < source) lines.push(entryLine(sources[next]!, entries.get(sources[next++]!)!));
+    lines.push(`${line}\n`);
+    if (lines.length >= 1000) {
+      yield lines.join('');
+      lines = [];
+    }
+  }
+  while (next < sources.length) lines.push(entryLine(sources[next]!, entries.get(sources[next++]!)!));
+  yield lines.join('');
+  yield `${JSON.stringify([...numbers.keys()])}\n`;
+}
+
+function toRow(source: string, { size, mtimeMs, article }: Entry): Row {
+  const values = FIELDS.map((field) => (article as unknown as Record<string, unknown>)[field] ?? null);
+  values[ENTITIES_AT] = JSON.stringify(values[ENTITIES_AT]);
+  return [source, size, mtimeMs, ...values];
 }

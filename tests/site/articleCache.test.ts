@@ -145,4 +145,56 @@ describe('the article cache', () => {
     const file = await cacheWith(3);
     expect(ArticleCache.open(file, 'v2').get('/src/a0.md', 100, 1000, 'shown.md')).toBeUndefined();
   });
+
+  it('is walked in path order: new files between, a changed one, a deleted one, files asked for in any order', async () => {
+    const file = path.join(await tempDir(), 'articles.json');
+    const names = ['b', 'd', 'f', 'h', 'j'];
+    const first = ArticleCache.open(file, 'v1');
+    // Set in any order, written in path order: the order a build asks for its files in.
+    for (const name of [...names].reverse()) first.set(`/src/${name}.md`, 1, 1, article(name));
+    first.save();
+    const rows = readFileSync(file, 'utf8').trim().split('\n').slice(1, -1);
+    expect(rows.map((row) => (JSON.parse(row) as string[])[0])).toEqual(names.map((n) => `/src/${n}.md`));
+
+    // A night: new files before, between and after the ones it had, and one changed.
+    const night = ArticleCache.open(file, 'v1');
+    const asked = ['a', 'b', 'c', 'd', 'e', 'f', 'h', 'j', 'k'].map((n) => [n, night.get(`/src/${n}.md`, 1, 1, 'shown.md')?.slug] as const);
+    expect(asked).toEqual([
+      ['a', undefined],
+      ['b', 'b'],
+      ['c', undefined],
+      ['d', 'd'],
+      ['e', undefined],
+      ['f', 'f'],
+      ['h', 'h'],
+      ['j', 'j'],
+      ['k', undefined],
+    ]);
+    night.set('/src/c.md', 1, 1, article('c'));
+    night.save();
+    expect(readFileSync(`${file}.journal`, 'utf8').trim().split('\n')).toHaveLength(1);
+
+    // The next night: d changed (its journal row stands in for the base's), h was deleted, the rest asked backwards.
+    const next = ArticleCache.open(file, 'v1');
+    expect(next.get('/src/b.md', 1, 1, 'shown.md')?.slug).toBe('b');
+    expect(next.get('/src/c.md', 1, 1, 'shown.md')?.slug).toBe('c');
+    expect(next.get('/src/d.md', 2, 2, 'shown.md')).toBeUndefined();
+    next.set('/src/d.md', 2, 2, { ...article('d'), title: 'Edited' });
+    expect(next.get('/src/j.md', 1, 1, 'shown.md')?.slug).toBe('j');
+    expect(next.get('/src/f.md', 1, 1, 'shown.md')?.slug).toBe('f');
+    next.save();
+    // h is gone: a new base, without it, in path order.
+    expect(existsSync(`${file}.journal`)).toBe(false);
+    const after = readFileSync(file, 'utf8').trim().split('\n').slice(1, -1);
+    expect(after.map((row) => (JSON.parse(row) as string[])[0])).toEqual(['b', 'c', 'd', 'f', 'j'].map((n) => `/src/${n}.md`));
+    const last = ArticleCache.open(file, 'v1');
+    expect(['b', 'c', 'd', 'f', 'h', 'j'].map((n) => last.get(`/src/${n}.md`, n === 'd' ? 2 : 1, n === 'd' ? 2 : 1, 'shown.md')?.title)).toEqual([
+      'Title of b',
+      'Title of c',
+      'Edited',
+      'Title of f',
+      undefined,
+      'Title of j',
+    ]);
+  });
 });
