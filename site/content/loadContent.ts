@@ -22,7 +22,7 @@ import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
-import { isArticleFile, largeSiteCache, listInBackground, type FolderListing } from './statFiles.ts';
+import { isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -51,10 +51,13 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   // A folder linked out of content/ is one problem, and nothing in it is read.
   const folders = new Map(wanted.map((locale) => [locale, path.join(root, 'articles', locale)] as const));
   const readable = wanted.filter((locale) => !linkedOutside(folders.get(locale)!, root, problems));
-  // A large site's folders are listed and their files checked on another thread, started first: this one reads the
-  // settings and parses the article cache meanwhile. A worker that cannot start leaves both to this thread.
-  const inBackground =
-    options.cacheFile && largeSiteCache(options.cacheFile) ? listInBackground(readable.map((locale) => folders.get(locale)!)).catch(() => undefined) : undefined;
+  // A large site's folders are listed and their files checked on another thread, started first (by felt build before
+  // its modules loaded, if it could): this one reads the settings and parses the article cache meanwhile. A worker
+  // that cannot start leaves both to this thread.
+  const readableFolders = readable.map((locale) => folders.get(locale)!);
+  const inBackground = !options.cacheFile
+    ? undefined
+    : (takeListingAhead(readableFolders) ?? (largeSiteCache(options.cacheFile) ? listInBackground(readableFolders).catch(() => undefined) : undefined));
   const { settings, categories, authors } = await readSettingsFiles(root, problems);
   const ads = (await readJsonFile(file('ads.json'), adsSchema, problems, { fallback: {}, root, maxBytes: LIMITS.adsBytes })) ?? { sapeNewUrl: '', sapeLinks: {} };
   if (categories) problems.push(...checkCategories(categories, displayPath(file(SETTINGS_FILES.categories))));

@@ -10,7 +10,10 @@
  * refusal.
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { folderOutside } from '../../shared/inputFile.ts';
+import { CONTENT_LOCALES } from '../../shared/types.ts';
 
 /** An article file's name: markdown, and not an editor's or operating system's dot file (macOS ._x.md). */
 export function isArticleFile(name: string): boolean {
@@ -75,4 +78,33 @@ export function listInBackground(folders: readonly string[]): Promise<FolderList
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the file-listing thread stopped (exit code ${code})`)));
   });
+}
+
+/** A listing felt build started before its modules loaded, for loadContent to take if it lists the same folders. */
+let ahead: { folders: readonly string[]; listing: Promise<FolderListing[] | undefined> } | undefined;
+
+/**
+ * The article folders loadContent lists when it loads every content locale: each locale's, but one that a symbolic
+ * link takes out of the content folder (loadContent reports it, and reads nothing in it).
+ */
+export function articleFolders(root: string, locales: readonly string[] = CONTENT_LOCALES): string[] {
+  return locales.map((locale) => path.join(root, 'articles', locale)).filter((folder) => folderOutside(folder, root) === undefined);
+}
+
+/**
+ * Starts listing a large site's article folders now (felt build, before the build's modules load): the listing then
+ * runs while they load, 0.15-0.2 s of the build's thread, instead of after.
+ */
+export function listArticlesAhead(root: string, cacheFile: string): void {
+  if (!largeSiteCache(cacheFile)) return;
+  const folders = articleFolders(root);
+  ahead = { folders, listing: listInBackground(folders).catch(() => undefined) };
+}
+
+/** The listing started ahead of these folders, if there is one (taken once); undefined otherwise. */
+export function takeListingAhead(folders: readonly string[]): Promise<FolderListing[] | undefined> | undefined {
+  const started = ahead;
+  ahead = undefined;
+  const same = started && started.folders.length === folders.length && started.folders.every((folder, i) => folder === folders[i]);
+  return same ? started.listing : undefined;
 }
