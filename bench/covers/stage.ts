@@ -25,7 +25,7 @@ export async function runStageBench(contentDir: string): Promise<void> {
   const cacheDir = path.join(work, 'images');
   try {
     for (const label of ['cold (empty image cache)', 'new folder (cache warm)']) {
-      const sink = new FileSink(path.join(work, label.startsWith('cold') ? 'cold' : 'warm'));
+      const sink = new FileSink({ dir: path.join(work, label.startsWith('cold') ? 'cold' : 'warm') });
       let files = 0;
       const cpu = process.cpuUsage();
       const start = performance.now();

@@ -30,7 +30,7 @@ import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, serializeManifest, type BuildManifest } from './buildCache.ts';
 import { readManifestAhead, servedManifest, type ManifestAhead } from './manifestAhead.ts';
-import { assembleRelease } from './commit.ts';
+import { assembleRelease, openRelease } from './commit.ts';
 import { planAdditions, planKey, recordedArticles, type AdditionPlan } from './additions.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
@@ -119,7 +119,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const model = await loadModel(options, cacheFile, cacheFile ? () => (ahead = readManifestAhead(outDir)) : undefined);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
-  const target: Target = { layout, sink: new FileSink(staging), pool: { dir: staging } };
+  const target: Target = { layout, sink: new FileSink({ dir: staging }), pool: { dir: staging } };
   try {
     // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
     // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
@@ -237,6 +237,14 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
   // Only an incremental build reworks the spare release (commit.ts): for any other, it goes while pages render.
   if (target.layout && !reuse) discardSpare(target.layout);
+  // An incremental build writes straight into its new release, the spare renamed to it (commit.ts), replacing the
+  // files there: they may be hard links to the served release's.
+  const opened = reuse && target.layout ? openRelease(target.layout, reuse, templateKey) : undefined;
+  if (opened) {
+    const folder = { dir: opened.folder, replace: true };
+    target.sink = new FileSink(folder);
+    target.pool = folder;
+  }
   const maker = new ManifestMaker(templateKey, reuse);
   const { manifest } = maker;
   // After articles were only added, the pages they cannot change are kept without a look (additions.ts).
@@ -344,16 +352,15 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const manifestText = serializeManifest(manifest);
   await pages.finishing;
   if (target.layout) crashPoint('pages-written');
-  // The manifest goes last: until it is in place, the previous one describes the output.
-  sink.write(MANIFEST_FILE, manifestText);
-  written?.push(MANIFEST_FILE);
-  // A full build's staging folder is its release; an incremental one reworks the spare release (commit.ts).
+  // The manifest goes last: until it is in place, the previous one describes the output. A full build's staging
+  // folder is its release, renamed whole; an incremental build's release gets it once the rest is linked (commit.ts).
+  if (!opened) sink.write(MANIFEST_FILE, manifestText);
   const finish = !layout
     ? async () => undefined
     : async () => {
-        const { staging } = layout;
-        const release = reuse ? assembleRelease(layout, { staging, written: written!, current: manifest, served: reuse }) : nextReleasePath(layout);
-        if (!reuse) renameSync(staging, release);
+        let release: string;
+        if (opened) release = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
+        else renameSync(layout.staging, (release = nextReleasePath(layout)));
         await publishRelease(layout, release);
       };
   return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, finish };

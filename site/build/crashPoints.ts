@@ -8,13 +8,13 @@
 export const CRASH_POINTS = [
   /** The layout is ready and the staging folder made; nothing rendered. */
   'prepared',
-  /** Every page is rendered into staging, and the search index made beside them; feeds and sitemaps are not. */
-  'pages-written',
-  /** Incremental: the spare release renamed to the new one and its manifest removed. */
+  /** Incremental: the spare release renamed to the new one and its manifest removed; nothing written into it yet. */
   'release-opened',
-  /** Incremental: half of the rendered files moved into the new release. */
-  'release-half-moved',
-  /** Incremental: every file moved or linked in, the pages that are gone not yet deleted. */
+  /** Every page is rendered (into staging, or into an incremental build's new release) with every other file but the manifest. */
+  'pages-written',
+  /** Incremental: the files no longer in the site deleted from the new release, nothing linked into it yet. */
+  'release-pruned',
+  /** Incremental: every file written or linked in; the manifest not yet. */
   'release-linked',
   /** The new release is complete (its manifest in place), not yet served. */
   'release-complete',

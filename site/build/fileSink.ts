@@ -2,10 +2,12 @@
  * Synchronous file writing for render workers: a worker does one thing at a
  * time, and sync calls skip the promise and thread-pool round trips that
  * dominated the build's profile (20,000+ small files at 10,000 articles).
- * It writes only into a build's private staging folder, so files are
- * written directly; commit.ts moves them into place.
+ * It writes only into a folder no one serves: a full build's staging folder,
+ * or the release an incremental build is making (commit.ts). That release
+ * shares its unchanged files with the served one by hard links, so there a
+ * file is replaced, never written in place.
  */
-import { writeFileSync } from 'node:fs';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeFolders } from './swapFaults.ts';
 
@@ -17,12 +19,20 @@ export interface OutputSink {
 /** Folders a FileSink remembers having made. */
 const FOLDERS_REMEMBERED = 4096;
 
+/** Where a FileSink writes, and whether the files there may be links to a served release's (replaced, not written into). */
+export interface SinkFolder {
+  dir: string;
+  replace?: boolean;
+}
+
 export class FileSink implements OutputSink {
   private readonly folders = new Set<string>();
   private readonly root: string;
+  private readonly replace: boolean;
 
-  constructor(root: string) {
-    this.root = path.resolve(root);
+  constructor({ dir, replace = false }: SinkFolder) {
+    this.root = path.resolve(dir);
+    this.replace = replace;
   }
 
   write(relative: string, content: string | Uint8Array): void {
@@ -36,7 +46,17 @@ export class FileSink implements OutputSink {
       if (this.folders.size >= FOLDERS_REMEMBERED) this.folders.clear();
       this.folders.add(folder);
     }
+    // A hard link to the served release's file is unlinked first: writing into it would change the served site.
+    if (this.replace) removeIfThere(target);
     writeFileSync(target, content);
+  }
+}
+
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 

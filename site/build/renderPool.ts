@@ -9,7 +9,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
-import { FileSink, type OutputSink } from './fileSink.ts';
+import { FileSink, type OutputSink, type SinkFolder } from './fileSink.ts';
 import { writeBatch } from './renderBatch.ts';
 import type { CoverSubject } from '../pictures/coverArt.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
@@ -68,20 +68,20 @@ export interface BesideTask {
 }
 
 /** Render into a folder (on workers where they can run) or into a sink on this thread. */
-export type PoolOutput = { dir: string } | { sink: OutputSink };
+export type PoolOutput = SinkFolder | { sink: OutputSink };
 
 export function createRenderPool(setup: RenderSetup, output: PoolOutput, options: PoolOptions = {}): RenderPool {
   limitHeapGrowth();
   const covers = options.covers ?? [];
   const beside = options.beside;
   if ('sink' in output) return inlinePool(setup, output.sink, covers, beside);
-  const outDir = output.dir;
+  const folder: SinkFolder = { dir: output.dir, replace: output.replace };
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
-  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(outDir), covers, beside);
+  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(folder), covers, beside);
   const workers = Math.max(1, workerCount(threads));
   const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
-  return workerPool(script, setup, outDir, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers, beside);
+  return workerPool(script, setup, folder, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers, beside);
 }
 
 function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[], beside: BesideTask | undefined): RenderPool {
@@ -106,7 +106,7 @@ interface Slot {
 function workerPool(
   script: string,
   setup: RenderSetup,
-  outDir: string,
+  folder: SinkFolder,
   sizes: { workers: number; startWith: number; growAfter: number; busy?: () => boolean },
   covers: CoverSubject[],
   besideTask: BesideTask | undefined,
@@ -121,7 +121,7 @@ function workerPool(
   const spawn = (): Slot => {
     // A worker started ahead (renderWorkers.ts) has loaded its modules by now; either way it gets the setup first.
     const slot: Slot = { worker: takeStartedWorker() ?? newRenderWorker(script), inFlight: 0 };
-    slot.worker.postMessage({ setup, outDir } satisfies WorkerMessage);
+    slot.worker.postMessage({ setup, folder } satisfies WorkerMessage);
     slot.worker.on('message', (message: { done?: number; error?: SerializedError }) => {
       slot.inFlight--;
       if (message.error) failure ??= deserializeError(message.error);
@@ -138,7 +138,7 @@ function workerPool(
   let batch: PageSpec[] = [];
   let here: { render: ReturnType<typeof createPageRenderer>; sink: FileSink } | undefined;
   const renderHere = (pages: PageSpec[]) => {
-    here ??= { render: createPageRenderer(setup), sink: new FileSink(outDir) };
+    here ??= { render: createPageRenderer(setup), sink: new FileSink(folder) };
     writeBatch({ pages, covers: covers.splice(0, Math.ceil((COVERS_PER_BATCH * pages.length) / BATCH)) }, here.render, here.sink);
   };
 

@@ -6,7 +6,7 @@
  * the first message.
  */
 import { parentPort } from 'node:worker_threads';
-import { FileSink } from './fileSink.ts';
+import { FileSink, type SinkFolder } from './fileSink.ts';
 import { writeBatch, type RenderBatch } from './renderBatch.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { serializeError } from './workerErrors.ts';
@@ -14,13 +14,13 @@ import { writingSite } from './stages.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
 
 /** What the pool sends: the setup once, then batches of pages, each with a few SVG covers to draw (renderPool.ts). */
-export type WorkerMessage = { setup: RenderSetup; outDir: string } | RenderBatch;
+export type WorkerMessage = { setup: RenderSetup; folder: SinkFolder } | RenderBatch;
 
 let job: { render: ReturnType<typeof createPageRenderer>; sink: FileSink; outDir: string } | undefined;
 
 parentPort!.on('message', (message: WorkerMessage) => {
   if ('setup' in message) {
-    job = { render: createPageRenderer(message.setup), sink: new FileSink(message.outDir), outDir: message.outDir };
+    job = { render: createPageRenderer(message.setup), sink: new FileSink(message.folder), outDir: message.folder.dir };
     return;
   }
   const { render, sink, outDir } = job!;

@@ -37,7 +37,12 @@ export const BACKGROUND_STAT_MIN = 4000;
  * before anything is listed, so that the worker starts first. A cache row is 300-400 bytes.
  */
 export function largeSiteCache(cacheFile: string): boolean {
-  return (statSync(cacheFile, { throwIfNoEntry: false })?.size ?? 0) >= BACKGROUND_STAT_MIN * 256;
+  try {
+    return (statSync(cacheFile, { throwIfNoEntry: false })?.size ?? 0) >= BACKGROUND_STAT_MIN * 256;
+  } catch {
+    // Its folder is not a folder (build.ts checkCacheFolder says so, in its words): no cache to go by.
+    return false;
+  }
 }
 
 // CommonJS, run with eval: nothing to resolve or compile, so the worker starts in a few milliseconds.

@@ -15,7 +15,7 @@ const remembered = (sink: FileSink) => (sink as unknown as { folders: Set<string
 describe('FileSink', () => {
   it('remembers a bounded number of folders, and writes into one it has forgotten', async () => {
     const root = await tempDir();
-    const sink = new FileSink(root);
+    const sink = new FileSink({ dir: root });
     let most = 0;
     sink.write('articles/first/index.html', 'one');
     for (let i = 0; i < 10_000; i++) {
