@@ -5,7 +5,7 @@
  * every query finds what it finds in a cold build's index.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, readlink, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -297,6 +297,34 @@ describe('incremental builds', () => {
     expect(cli.checked).toBeLessThan(cli.pages / 10);
     await expectSameAsColdBuild(out, { contentDir: content, now: NOW }, 'a rebuild by the CLI');
   }, 180_000);
+
+  it('never writes into a file of the served release: a rebuild writes into its new release, which shares files with it by hard links', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    // Nights alternate between two categories: a listing's front page changes one night, is linked unchanged into the
+    // next night's release from the one served then (a hard link), and changes again the night after, when the
+    // release made two nights before (the spare) is rewritten into the new one.
+    const add = (slug: string, date: string, poker: boolean) => {
+      const text = NEW_ARTICLE.replace('slug: reading-line-movement', `slug: ${slug}`).replace('date: 2026-03-01', `date: ${date}`);
+      return writeFile(
+        path.join(content, 'articles/en_US', `${slug}.md`),
+        poker
+          ? text
+              .replace('category: bettingStrategies', 'category: pokerGuides')
+              .replace('subcategory: advancedBettingTechniques', 'subcategory: beginnerPokerTips')
+          : text,
+      );
+    };
+    for (const [night, date] of ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05'].entries()) {
+      const served = path.resolve(path.dirname(out), await readlink(out));
+      const before = await snapshot(served);
+      await add(`night-${night}`, date, night % 2 === 1);
+      await buildSite({ contentDir: content, outDir: out, now: NOW });
+      expect(path.resolve(path.dirname(out), await readlink(out)), 'a new release is served').not.toBe(served);
+      expect(await snapshot(served), `night ${night}: the release served before is as it was`).toEqual(before);
+    }
+  });
 
   it('renders the same site on worker threads as on one thread', async () => {
     const content = await fixtureCopy();
