@@ -51,7 +51,17 @@ interface Entry {
 const FIELDS = ['id', 'slug', 'title', 'description', 'author', 'date', 'updated', 'locale', 'translationKey', 'entities', 'words', 'digest', 'draft'] as const;
 const ID_AT = FIELDS.indexOf('id');
 const SLUG_AT = FIELDS.indexOf('slug');
+const TITLE_AT = FIELDS.indexOf('title');
+const DESCRIPTION_AT = FIELDS.indexOf('description');
+const AUTHOR_AT = FIELDS.indexOf('author');
+const DATE_AT = FIELDS.indexOf('date');
+const UPDATED_AT = FIELDS.indexOf('updated');
+const LOCALE_AT = FIELDS.indexOf('locale');
+const TRANSLATION_KEY_AT = FIELDS.indexOf('translationKey');
 const ENTITIES_AT = FIELDS.indexOf('entities');
+const WORDS_AT = FIELDS.indexOf('words');
+const DIGEST_AT = FIELDS.indexOf('digest');
+const DRAFT_AT = FIELDS.indexOf('draft');
 /**
  * Fields a few values fill for thousands of articles (fifty authors, the days, three locales, the ways articles are filed): a
  * base row holds the number of the value in the base's `shared` list. A rebuild's cache parse then makes no string
@@ -284,24 +294,43 @@ export class ArticleCache {
 
 /**
  * A row's article from its fields (FIELDS), as the article of `source`: a base row's is given when its file is asked
- * for (get), so that the row's own string is garbage at once. `entityLists` holds the entity lists parsed so far by their text, shared by the rows that have it; `shared` the
- * base's shared values (a base row's number for one stands for it).
+ * for (get), so that the row's own string is garbage at once. `entityLists` holds the entity lists parsed so far by
+ * their text, shared by the rows that have it; `shared` the base's shared values (a base row's number for one stands
+ * for it).
+ *
+ * Every article gets the same fields, in parseArticle's order, an absent one undefined (and `file` set by get): one
+ * shape for every article, cached or parsed, so that the build's loops over 100,000 of them read their fields from one
+ * hidden class, where an article with `updated` and one without were two (the sitemap's lastmod read alone cost 40 ms).
  */
 function fromRow(source: string, row: Row, entityLists: Map<string, unknown>, shared: string[]): CachedArticle {
-  const article: Record<string, unknown> = { source };
-  // A plain loop: this runs for every article of every rebuild.
-  for (let i = 0; i < FIELDS.length; i++) {
-    let value = row[3 + i];
-    if (SHARED[i] && typeof value === 'number') value = shared[value];
-    else if (i === ID_AT && value === null) value = row[3 + SLUG_AT];
-    if (i === ENTITIES_AT) {
-      const text = value as string;
-      value = entityLists.get(text);
-      if (value === undefined) entityLists.set(text, (value = JSON.parse(text)));
-    }
-    if (value !== null && value !== undefined) article[FIELDS[i]!] = value;
-  }
-  return article as unknown as CachedArticle;
+  const value = (field: number): unknown => {
+    const raw = row[3 + field];
+    if (SHARED[field] && typeof raw === 'number') return shared[raw];
+    return raw ?? undefined;
+  };
+  const slug = value(SLUG_AT) as string;
+  const entitiesText = value(ENTITIES_AT) as string;
+  let entities = entityLists.get(entitiesText);
+  if (entities === undefined) entityLists.set(entitiesText, (entities = JSON.parse(entitiesText)));
+  const article = {
+    id: (value(ID_AT) as string | undefined) ?? slug,
+    file: '',
+    slug,
+    title: value(TITLE_AT),
+    description: value(DESCRIPTION_AT),
+    author: value(AUTHOR_AT),
+    date: value(DATE_AT),
+    updated: value(UPDATED_AT),
+    locale: value(LOCALE_AT),
+    translationKey: value(TRANSLATION_KEY_AT),
+    entities,
+    source,
+    words: value(WORDS_AT),
+    digest: value(DIGEST_AT),
+  } as Article;
+  const draft = value(DRAFT_AT) as Article['draft'];
+  if (draft !== undefined) article.draft = draft;
+  return article;
 }
 
 /**
