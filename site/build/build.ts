@@ -308,8 +308,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   };
   const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
   const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, plan, busy: covers.busy, covers: svgCovers, beside });
-  // The last pages render on the workers while this thread makes every other file below; nothing may write into the
-  // staging folder once a failure has it removed.
+  // The last pages render on the workers while this thread makes every other file below; a failed build waits for
+  // them before it removes what it wrote.
   target.settled = async () => {
     await pages.finishing.catch(() => undefined);
     await covers.settled();

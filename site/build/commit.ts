@@ -33,7 +33,7 @@ import { pageOutputPathsOf } from '../routes/pageFiles.ts';
 import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
 import { isComplete, nextReleasePath, type OutputLayout } from './output.ts';
 import { crashPoint } from './crashPoints.ts';
-import { linkFromServed, makeFolders } from './swapFaults.ts';
+import { linkFromServed, makeFolders, removeFile } from './swapFaults.ts';
 
 /** The release an incremental build writes into, and what it was made from. */
 export interface OpenedRelease {
@@ -159,15 +159,6 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): string
   makeFolders(path.dirname(path.join(release, MANIFEST_FILE)));
   writeFileAtomicSync(path.join(release, MANIFEST_FILE), plan.manifestText);
   return release;
-}
-
-/** Gone already is fine: the spare is felt's, but a file in it may have been removed by hand. */
-function removeFile(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
 }
 
 /** A deleted article's folder goes too, up to (not including) the release folder. */

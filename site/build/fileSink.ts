@@ -7,9 +7,9 @@
  * shares its unchanged files with the served one by hard links, so there a
  * file is replaced, never written in place.
  */
-import { unlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeFolders } from './swapFaults.ts';
+import { makeFolders, removeFile } from './swapFaults.ts';
 
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
 export interface OutputSink {
@@ -47,16 +47,8 @@ export class FileSink implements OutputSink {
       this.folders.add(folder);
     }
     // A hard link to the served release's file is unlinked first: writing into it would change the served site.
-    if (this.replace) removeIfThere(target);
+    if (this.replace) removeFile(target);
     writeFileSync(target, content);
-  }
-}
-
-function removeIfThere(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }
 

@@ -5,7 +5,7 @@
  * writes. Each becomes one FeltError naming the path and what to do; none
  * touches what `dist` serves, which stays the previous build, whole.
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
 
@@ -89,5 +89,17 @@ export function makeFolders(folder: string): void {
     while (!statSync(path.dirname(missing), { throwIfNoEntry: false }) && path.dirname(missing) !== missing) missing = path.dirname(missing);
     mkdirSync(missing);
     throw error;
+  }
+}
+
+/**
+ * Removes a file of a folder felt owns (a release being made); gone already is fine: a file in it may have been
+ * removed by hand, or never made.
+ */
+export function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
 }

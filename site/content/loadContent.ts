@@ -22,7 +22,7 @@ import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
-import { isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
+import { articleFolder, isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;
@@ -49,7 +49,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   const file = (name: string) => path.join(root, name);
   const wanted = CONTENT_LOCALES.filter((locale) => !options.locales || options.locales.includes(locale));
   // A folder linked out of content/ is one problem, and nothing in it is read.
-  const folders = new Map(wanted.map((locale) => [locale, path.join(root, 'articles', locale)] as const));
+  const folders = new Map(wanted.map((locale) => [locale, articleFolder(root, locale)] as const));
   const readable = wanted.filter((locale) => !linkedOutside(folders.get(locale)!, root, problems));
   // A large site's folders are listed and their files checked on another thread, started first (by felt build before
   // its modules loaded, if it could): this one reads the settings and parses the article cache meanwhile. A worker
@@ -119,7 +119,7 @@ interface ArticleListing {
 }
 
 async function listArticles(root: string, locale: ContentLocale, problems: Problem[]): Promise<ArticleListing> {
-  const folder = path.join(root, 'articles', locale);
+  const folder = articleFolder(root, locale);
   return { folder, names: linkedOutside(folder, root, problems) ? [] : await listFiles(folder) };
 }
 

@@ -88,12 +88,17 @@ export function listInBackground(folders: readonly string[]): Promise<FolderList
 /** A listing felt build started before its modules loaded, for loadContent to take if it lists the same folders. */
 let ahead: { folders: readonly string[]; listing: Promise<FolderListing[] | undefined> } | undefined;
 
+/** Where a content locale's articles are. */
+export function articleFolder(root: string, locale: string): string {
+  return path.join(root, 'articles', locale);
+}
+
 /**
  * The article folders loadContent lists when it loads every content locale: each locale's, but one that a symbolic
  * link takes out of the content folder (loadContent reports it, and reads nothing in it).
  */
-export function articleFolders(root: string, locales: readonly string[] = CONTENT_LOCALES): string[] {
-  return locales.map((locale) => path.join(root, 'articles', locale)).filter((folder) => folderOutside(folder, root) === undefined);
+function articleFolders(root: string): string[] {
+  return CONTENT_LOCALES.map((locale) => articleFolder(root, locale)).filter((folder) => folderOutside(folder, root) === undefined);
 }
 
 /**
