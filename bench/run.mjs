@@ -6,12 +6,13 @@
 //   npm run bench                      1,000 and 10,000 articles
 //   npm run bench -- --sizes 100000    felt alone at 100,000 (add --peers to include them)
 //   npm run bench -- --runs 3          more interleaved runs; the median is reported
+//   npm run bench -- --help            every option (--work, --keep)
 //
 // Every cold build, of felt and of each peer alike, writes into a folder of its own that nothing was just deleted
 // from: felt into felt/out-<run>, Hugo into public-<run>, Eleventy into _site-<run>. Nothing is deleted until every
 // build is measured: what a build would have replaced (the previous bench's work folder, felt's cache, Hugo's
-// resources, the 20 articles a rebuild added) is renamed into a trash folder beside the work folder, which goes,
-// with all runs' outputs but the last, at the end. Why: this machine's ext4 has no journal, and there
+// resources, the 20 articles a rebuild added) is renamed into a trash folder beside the work folder, which goes at
+// the end, and the work folder with it unless --keep. Why: this machine's ext4 has no journal, and there
 // creating a file skips, one by one, every free inode deleted in the last minute (six while its inode table block
 // is not yet written back: `recently_deleted` in the kernel's ext4/ialloc.c). A cold 1,000-article felt build
 // right after its previous output was deleted took 2.40-2.49 s, into a new folder 1.65-1.74 s; felt creates 6,000
@@ -32,9 +33,33 @@ import { articlePageWeight, searchQueryCost } from './weights.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FELT = path.join(ROOT, 'bin', 'felt.js');
-const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '1000,10000' }, runs: { type: 'string', default: '1' }, peers: { type: 'boolean' }, work: { type: 'string' } },
-});
+const USAGE = `usage: npm run bench -- [--sizes 1000,10000] [--runs 1] [--peers] [--work <folder>] [--keep]
+
+  --sizes   article counts to build, comma-separated (default 1000,10000; peers run below 100,000 unless --peers)
+  --runs    interleaved runs per size; the median is printed (default 1)
+  --peers   build Hugo and Eleventy at 100,000 and more too
+  --work    the folder for corpora and outputs (default: felt-bench in the system's temporary folder)
+  --keep    keep the work folder (corpora and the last run's outputs: about 9 GB at 100,000) instead of deleting it`;
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1000,10000' },
+      runs: { type: 'string', default: '1' },
+      peers: { type: 'boolean' },
+      work: { type: 'string' },
+      keep: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }));
+} catch (error) {
+  console.error(`bench: ${error.message}\n\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
 const work = values.work ?? path.join(os.tmpdir(), 'felt-bench');
@@ -184,3 +209,6 @@ console.log('\n| articles | article page before interaction (gzip) | search quer
 console.log('|---:|---:|---:|---:|');
 for (const { n, weight, search, sitemapFiles } of all)
   console.log(`| ${n.toLocaleString('en')} | ${fmt(weight / 1024)} KB | ${fmt(search / 1024)} KB | ${sitemapFiles} |`);
+// The corpora and the last run's outputs are gigabytes at 100,000: gone unless asked for (the tables are printed).
+if (values.keep) console.log(`\nkept: ${work}`);
+else await rm(work, { recursive: true, force: true });
