@@ -16,7 +16,7 @@ import { STATIC_DIR, cacheFolderOf } from '../../shared/paths.ts';
 import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import type { SiteContextValue } from '../components/SiteContext.tsx';
-import { loadContent, type LoadOptions } from '../content/loadContent.ts';
+import { loadContent } from '../content/loadContent.ts';
 import { articleCacheFile } from '../content/articleCache.ts';
 import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
 import { withoutRetracted } from '../content/retractions.ts';
@@ -43,7 +43,7 @@ import { createPageKeyer } from './pageKey.ts';
 import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOptions, type PoolOutput, type RenderPool } from './renderPool.ts';
-import { EAGER_WORKER_PAGES, parsingOnStartedWorker } from './renderWorkers.ts';
+import { EAGER_WORKER_PAGES } from './renderWorkers.ts';
 import { renderShell } from '../render/renderPage.tsx';
 import { countPages, pageEntryList } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
@@ -116,11 +116,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // The served release's manifest, read while another thread checks the content's files (a large site's): this
   // thread would wait meanwhile, and the manifest of 100,000 articles takes it 0.1-0.2 s.
   let ahead: ManifestAhead | undefined;
-  const model = await loadModel(options, cacheFile, {
-    beside: cacheFile ? () => (ahead = readManifestAhead(outDir)) : undefined,
-    // A cold build's render worker, started ahead, parses articles beside this thread until its first page.
-    parsing: parsingOnStartedWorker(),
-  });
+  const model = await loadModel(options, cacheFile, cacheFile ? () => (ahead = readManifestAhead(outDir)) : undefined);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
   const { staging } = layout;
   const target: Target = { layout, sink: new FileSink({ dir: staging }), pool: { dir: staging } };
@@ -181,11 +177,11 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
   };
 }
 
-async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefined, help: Pick<LoadOptions, 'beside' | 'parsing'> = {}): Promise<SiteModel> {
+async function loadModel(options: MemoryBuildOptions, cacheFile: string | undefined, beside?: () => void): Promise<SiteModel> {
   const messages = await loadMessages();
   mark('start');
   const contentDir = path.resolve(options.contentDir);
-  const loaded = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile, ...help }));
+  const loaded = await duringStage(loadingContent(contentDir), () => loadContent(contentDir, { cacheFile, beside }));
   // A retraction wins over a dev article of the same slug too (content/retractions.ts).
   const content = options.devContentDir ? withoutRetracted(await overlayDevArticles(loaded, path.resolve(options.devContentDir))) : loaded;
   mark('load content');

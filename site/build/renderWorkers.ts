@@ -6,9 +6,8 @@
  * (startRenderWorkers) before it even loads the build's own modules, so that
  * this happens on the other cores while the main thread loads the content.
  * A worker waits for its RenderSetup (a message, renderWorker.ts), which only
- * the build can make. Until then it may parse articles beside the main thread
- * (parsingOnStartedWorker). This module imports nothing but Node's and
- * felt's paths (shared/paths.ts), and types.
+ * the build can make. This module imports nothing but Node's and felt's
+ * paths (shared/paths.ts).
  */
 import { opendirSync, readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -16,8 +15,6 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { besideModule } from '../../shared/paths.ts';
-import type { FileOutcome, ParsingHelper } from '../content/parseFiles.ts';
-import type { ParseReply, ParseRequest } from './renderWorker.ts';
 
 export function defaultThreads(): number {
   return Math.max(1, Math.min(8, os.availableParallelism()));
@@ -176,37 +173,6 @@ export function takeStartedWorker(): Worker | undefined {
     return entry.worker;
   }
   return undefined;
-}
-
-/**
- * A worker started ahead, lent to the loading of the content to parse articles beside this thread until a pool takes
- * it (parseFiles.ts); none when no worker was started. The worker is held while it parses, so that the process waits
- * for it; a worker that fails or exits gives what it had sent, and this thread parses the rest.
- */
-export function parsingOnStartedWorker(): ParsingHelper | undefined {
-  const entry = started.find((candidate) => !candidate.gone);
-  if (!entry) return undefined;
-  const { worker } = entry;
-  return {
-    parse: (locale, files, claims) =>
-      new Promise((resolve) => {
-        const outcomes: [number, FileOutcome][] = [];
-        const finish = () => {
-          worker.off('message', onMessage).off('error', finish).off('exit', finish);
-          worker.unref();
-          resolve(outcomes);
-        };
-        const onMessage = (reply: ParseReply) => {
-          if ('parseFailed' in reply) return finish();
-          for (const outcome of reply.parsed) outcomes.push(outcome);
-          if (reply.last) finish();
-        };
-        worker.ref();
-        worker.on('message', onMessage).once('error', finish).once('exit', finish);
-        const request: ParseRequest = { parse: { locale, files, claims } };
-        worker.postMessage(request);
-      }),
-  };
 }
 
 /** Stops the workers no pool took: a build that rendered on its own thread, or one that failed before rendering. */

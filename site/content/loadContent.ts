@@ -6,8 +6,9 @@
 import { statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { ContentError, FeltError, type Problem } from '../../shared/errors.ts';
-import { folderOutside, inspectInput, readInput, type InputCheck } from '../../shared/inputFile.ts';
+import { folderOutside, inspectInput, readInput, readInspected, type InputCheck } from '../../shared/inputFile.ts';
 import { readJsonFile } from '../../shared/json.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { displayPath } from '../../shared/paths.ts';
@@ -20,7 +21,7 @@ import { readFrontmatter } from './frontmatter.ts';
 import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
-import { parseUnread, type ParsingHelper, type UnreadArticle } from './parseFiles.ts';
+import { parseArticleBytes } from './parseArticle.ts';
 import { articleFolder, isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
@@ -38,8 +39,6 @@ export interface LoadOptions {
    * is parsed: this thread would otherwise wait (`felt build` reads the served release's manifest then).
    */
   beside?: () => void;
-  /** Another thread to parse a large site's unread articles beside this one (a cold build's render worker). */
-  parsing?: ParsingHelper;
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
@@ -79,7 +78,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   for (const locale of CONTENT_LOCALES) {
     const refused: ArticleReferences[] = [];
     const listing = listings.get(locale);
-    articles[locale] = listing ? await loadArticles(root, locale, problems, refused, cache, listing, options.parsing) : [];
+    articles[locale] = listing ? await loadArticles(root, locale, problems, refused, cache, listing) : [];
     if (authors && categories) problems.push(...checkArticles([...articles[locale], ...refused], authors, categories));
     if (!options.locales || options.locales.includes(locale)) retracted[locale] = await loadRetractions(root, locale, problems);
   }
@@ -132,12 +131,11 @@ export async function loadArticles(
   refused: ArticleReferences[] = [],
   cache?: ArticleCache,
   listed?: ArticleListing,
-  parsing?: ParsingHelper,
 ): Promise<Article[]> {
   const { folder, names, found: stats } = listed ?? (await listArticles(root, locale, problems));
   const shownFolder = displayPath(folder);
   const articles: Article[] = [];
-  const unread: UnreadArticle[] = [];
+  const unread: { full: string; shown: string; size: number; mtimeMs: number }[] = [];
   // Remembered articles first, synchronously: on a nightly rebuild that is nearly all of them,
   // and a stat each is all they cost.
   for (let i = 0; i < names.length; i++) {
@@ -156,19 +154,25 @@ export async function loadArticles(
     if (cached) articles.push(cached);
     else unread.push({ full, shown, size: info.size, mtimeMs: info.mtimeMs });
   }
+  const limit = pLimit(64);
   const shareList = entityListSharer();
-  // In file order, whichever thread parsed what (parseFiles.ts): the same problems, lists and cache either way.
-  const outcomes = await parseUnread(unread, locale, parsing);
-  for (let i = 0; i < unread.length; i++) {
-    const { article, references, problems: found } = outcomes[i]!;
-    problems.push(...found);
-    if (references) refused.push(references);
-    if (article) {
-      shareList(article);
-      articles.push(article);
-      if (found.length === 0) cache?.set(unread[i]!.full, unread[i]!.size, unread[i]!.mtimeMs, article);
-    }
-  }
+  await Promise.all(
+    unread.map(({ full, shown, size, mtimeMs }) =>
+      limit(async () => {
+        const read = await readInspected(full, size, LIMITS.articleBytes);
+        if (read.kind === 'refused') problems.push({ file: shown, severity: 'error', message: read.message, hint: read.hint });
+        if (read.kind !== 'read') return;
+        const parsed = parseArticleBytes(read.bytes, shown, locale, full);
+        problems.push(...parsed.problems);
+        if (parsed.references) refused.push(parsed.references);
+        if (parsed.article) {
+          shareList(parsed.article);
+          articles.push(parsed.article);
+          if (parsed.problems.length === 0) cache?.set(full, size, mtimeMs, parsed.article);
+        }
+      }),
+    ),
+  );
   // Newest first is the order of every listing; ties broken by slug so builds are reproducible.
   // Plain comparisons: ISO dates and slugs sort by code unit, and localeCompare cost 100 ms at 10,000 articles.
   return articles.sort((a, b) => (a.date !== b.date ? (a.date < b.date ? 1 : -1) : a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));

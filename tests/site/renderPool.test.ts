@@ -16,7 +16,6 @@ import { describe, expect, it } from 'vitest';
 import { writeCorpus } from '../../bench/corpus.mjs';
 import { tempDir } from './helpers.ts';
 import { SOLO_ARTICLES, hasFewerArticles } from '../../site/build/renderWorkers.ts';
-import { PARSE_BESIDE_FILES } from '../../site/content/parseFiles.ts';
 
 const run = promisify(execFile);
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;
@@ -36,8 +35,7 @@ describe('rendering on workers and on the build thread', () => {
   it('writes the same site on two threads as on one', async () => {
     const root = await tempDir();
     const content = path.join(root, 'content');
-    // As many articles as make a build ask its worker to parse beside the build thread (parseFiles.ts) before it renders.
-    await writeCorpus(content, PARSE_BESIDE_FILES);
+    await writeCorpus(content, 400);
     const build = async (out: string, threads: string, node: string[] = []) => {
       const { stdout } = await run(
         process.execPath,
