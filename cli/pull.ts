@@ -15,6 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { articleFile, articleFolder } from '../shared/paths.ts';
 import pLimit from 'p-limit';
 import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
@@ -115,7 +116,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const local: { pictures: Map<string, string>; articles: Map<string, string> }[] = [];
   for (const locale of locales) {
     const pictures = withPictures ? await checksums.folder(path.join(articlesRoot, 'images', locale), `images/${locale}`, '.png') : new Map<string, string>();
-    local.push({ pictures, articles: await checksums.folder(path.join(articlesRoot, 'articles', locale), locale) });
+    local.push({ pictures, articles: await checksums.folder(articleFolder(articlesRoot, locale), locale) });
   }
   const listed = await remote;
   for (const [i, locale] of locales.entries()) {
@@ -137,7 +138,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       for (const slug of localPictures.keys())
         if (!remotePictures.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(pictures, `${slug}.png`));
     }
-    const folder = path.join(articlesRoot, 'articles', locale);
+    const folder = articleFolder(articlesRoot, locale);
     const localArticles = local[i]!.articles;
     const remoteArticles = new Set<string>();
     const listing: ObjectInfo[] = [];
@@ -174,7 +175,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   }
   // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
   for (const locale of locales) {
-    const folder = path.join(articlesRoot, 'articles', locale);
+    const folder = articleFolder(articlesRoot, locale);
     for (const name of await removeLeftoverTemporaries(folder)) reporter.print(`removed ${path.join(folder, name)}, left by an interrupted write`);
     const pictures = path.join(project.contentDir, 'images', locale);
     for (const name of await removeLeftoverTemporaries(pictures)) reporter.print(`removed ${path.join(pictures, name)}, left by an interrupted write`);
@@ -185,9 +186,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
-        const target = job.picture
-          ? path.join(articlesRoot, 'images', job.locale, `${job.slug}.png`)
-          : path.join(articlesRoot, 'articles', job.locale, `${job.slug}.md`);
+        const target = job.picture ? path.join(articlesRoot, 'images', job.locale, `${job.slug}.png`) : articleFile(articlesRoot, job.locale, job.slug);
         const leaveOut = (list: PullResult['skipped'], reason: string) => {
           list.push({ name: job.name, reason });
           result.download = result.download.filter((n) => n !== job.name);
@@ -279,7 +278,7 @@ async function keepSnapshots(
     }
     if (!isStale(manifest, listing)) continue;
     try {
-      await writeSnapshot(bucket, locale, listing, (object) => path.join(contentDir, 'articles', locale, path.posix.basename(object.name)));
+      await writeSnapshot(bucket, locale, listing, (object) => path.join(articleFolder(contentDir, locale), path.posix.basename(object.name)));
     } catch (error) {
       // The articles are pulled; only the next fresh runner's shortcut is missing, so this is a note, not a failure.
       if (!(error instanceof FeltError)) throw error;

@@ -9,6 +9,7 @@
  */
 import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { articleFile } from '../shared/paths.ts';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
 import { RETRACTED_PREFIX, retractionSchema } from '../shared/retraction.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
@@ -45,7 +46,7 @@ export async function pullRetractions(
       }
       remote.add(`${slug}.json`);
       const target = path.join(contentDir, RETRACTED_PREFIX, locale, `${slug}.json`);
-      const article = path.join(contentDir, 'articles', locale, `${slug}.md`);
+      const article = articleFile(contentDir, locale, slug);
       const local = await readFile(target).catch(() => undefined);
       const articleThere = Boolean(await stat(article).catch(() => undefined));
       if (local && md5Base64(local) === object.md5 && !articleThere) continue;

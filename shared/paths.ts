@@ -34,6 +34,16 @@ export function cacheFolderOf(contentDir: string): string {
   return path.join(path.dirname(path.resolve(contentDir)), '.felt-cache');
 }
 
+/** Where a content locale's articles are: `articles/<locale>/` in the content folder. */
+export function articleFolder(contentDir: string, locale: string): string {
+  return path.join(contentDir, 'articles', locale);
+}
+
+/** An article's file in the content folder. */
+export function articleFile(contentDir: string, locale: string, slug: string): string {
+  return path.join(contentDir, 'articles', locale, `${slug}.md`);
+}
+
 /**
  * A file named `name` in the folder of the module at `moduleUrl` (its import.meta.url) or in that folder's parent:
  * a compiled file that lib/ holds beside the CLI's bundle, whose module esbuild puts in lib/felt.js or in a chunk in

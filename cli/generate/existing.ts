@@ -8,6 +8,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { articleFolder } from '../../shared/paths.ts';
 import pLimit from 'p-limit';
 import { readInput } from '../../shared/inputFile.ts';
 import { LIMITS } from '../../shared/limits.ts';
@@ -69,7 +70,7 @@ export async function scanExisting(
   const done = new Map<number, string>();
   const ofThisRun = new Set<string>();
   const add = (d: Described) => registry.add(d.slug, d.title, d.category, { subcategory: d.subcategory, signature: d.signature });
-  for (const described of await scanContent(contentDir, path.join(contentDir, 'articles', locale), locale)) add(described);
+  for (const described of await scanContent(contentDir, articleFolder(contentDir, locale), locale)) add(described);
   if (bucket && (await bucket.exists())) {
     const limit = pLimit(16);
     const objects = await bucket.list(`articles/${locale}/`);

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
-import { PROMPTS_DIR } from '../../shared/paths.ts';
+import { articleFile, PROMPTS_DIR } from '../../shared/paths.ts';
 import { CONTENT_LOCALES, type CategoryNode, type ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
@@ -52,7 +52,7 @@ export async function findArticle(contentDir: string, categories: CategoryNode[]
       found.push(describe(await dev.read(name), candidate, slug, `${dev.location}/${name}`, categories, info));
       continue;
     }
-    const file = path.join(contentDir, 'articles', candidate, `${slug}.md`);
+    const file = articleFile(contentDir, candidate, slug);
     const text = await readFile(file).catch(() => undefined);
     if (text) found.push(describe(text, candidate, slug, file, categories));
   }

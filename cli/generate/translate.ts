@@ -12,6 +12,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { articleFolder } from '../../shared/paths.ts';
 import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
@@ -169,7 +170,7 @@ async function keySource(bucket: Bucket, source: Awaited<ReturnType<typeof findA
 /** An article of the set already in `locale`: in the dev bucket (by metadata) or in content/ (by frontmatter). */
 async function findTranslation(contentDir: string, bucket: Bucket, locale: ContentLocale, key: string): Promise<string | undefined> {
   for (const object of await bucket.list(`articles/${locale}/`)) if (object.metadata[TRANSLATION_KEY_META] === key) return object.name;
-  const folder = path.join(contentDir, 'articles', locale);
+  const folder = articleFolder(contentDir, locale);
   for (const name of (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.md'))) {
     const text = await readFile(path.join(folder, name), 'utf8').catch(() => '');
     if (!text.includes(key)) continue;

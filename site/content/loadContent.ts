@@ -11,7 +11,7 @@ import { ContentError, FeltError, type Problem } from '../../shared/errors.ts';
 import { folderOutside, inspectInput, readInput, readInspected, type InputCheck } from '../../shared/inputFile.ts';
 import { readJsonFile } from '../../shared/json.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import { displayPath } from '../../shared/paths.ts';
+import { articleFolder, displayPath } from '../../shared/paths.ts';
 import { readSettingsFiles, SETTINGS_FILES } from '../../shared/settings.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type Article, type ContentLocale, type InfoPage, type SiteContent } from '../../shared/types.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
@@ -22,7 +22,7 @@ import { locateProblems } from './problemLines.ts';
 import { loadRetractions, withoutRetracted } from './retractions.ts';
 import type { Retraction } from '../../shared/retraction.ts';
 import { parseArticleBytes } from './parseArticle.ts';
-import { articleFolder, isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
+import { isArticleFile, largeSiteCache, listInBackground, takeListingAhead, type FolderListing } from './statFiles.ts';
 import { adsSchema, infoPageFrontmatterSchema } from './schemas.ts';
 
 export const INFO_PAGE_IDS = ['about-us', 'privacy-policy', 'terms'] as const;

@@ -10,9 +10,9 @@
  * refusal.
  */
 import { statSync } from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { folderOutside } from '../../shared/inputFile.ts';
+import { articleFolder } from '../../shared/paths.ts';
 import { CONTENT_LOCALES } from '../../shared/types.ts';
 
 /** An article file's name: markdown, and not an editor's or operating system's dot file (macOS ._x.md). */
@@ -87,11 +87,6 @@ export function listInBackground(folders: readonly string[]): Promise<FolderList
 
 /** A listing felt build started before its modules loaded, for loadContent to take if it lists the same folders. */
 let ahead: { folders: readonly string[]; listing: Promise<FolderListing[] | undefined> } | undefined;
-
-/** Where a content locale's articles are. */
-export function articleFolder(root: string, locale: string): string {
-  return path.join(root, 'articles', locale);
-}
 
 /**
  * The article folders loadContent lists when it loads every content locale: each locale's, but one that a symbolic

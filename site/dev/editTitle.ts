@@ -5,7 +5,7 @@
  * article schema's title field.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { articleFile } from '../../shared/paths.ts';
 import { writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import type { ContentLocale } from '../../shared/types.ts';
@@ -49,7 +49,7 @@ export function validTitle(rawTitle: string): string {
 export async function saveArticleTitle(contentDir: string, locale: ContentLocale, slug: string, rawTitle: string): Promise<string> {
   if (!SLUG_PATTERN.test(slug)) throw new FeltError('BAD_SLUG', `"${slug}" is not an article slug`);
   const title = validTitle(rawTitle);
-  const file = path.join(contentDir, 'articles', locale, `${slug}.md`);
+  const file = articleFile(contentDir, locale, slug);
   const source = await readFile(file, 'utf8').catch(() => undefined);
   if (source === undefined) throw new FeltError('NO_ARTICLE', `no ${locale} article has the slug "${slug}"`, { field: 'slug' });
   await writeFileAtomic(file, replaceTitle(source, title));
