@@ -38,6 +38,9 @@ const SERVES_NEW: CrashPoint[] = ['flipped'];
 
 export const tally = { kills: 0, stages: new Set<string>(), broken: 0, randomLanded: 0 };
 
+/** Kills at random moments, after the kills at each stage. */
+const RANDOM_KILLS = 4;
+
 /** How long the last uninterrupted rebuild took, from spawn to exit: the range of the random kills' moments. */
 let lastRebuildMs = 1500;
 
@@ -166,7 +169,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // The figures for the README's security table.
   console.log(
-    `crash test: ${tally.kills} kills over ${tally.stages.size} stages (${tally.randomLanded} of 4 random kills before the build ended), broken states: ${tally.broken}`,
+    `crash test: ${tally.kills} kills over ${tally.stages.size} stages (${tally.randomLanded} of ${RANDOM_KILLS} random kills before the build ended), broken states: ${tally.broken}`,
   );
   if (base) await rm(base, { recursive: true, force: true });
 });
@@ -199,7 +202,7 @@ describe('felt build killed at every stage', () => {
 });
 
 describe('felt build killed at random moments while it renders and swaps', () => {
-  it.each([0, 1, 2, 3])(
+  it.each(Array.from({ length: RANDOM_KILLS }, (_, i) => i))(
     'kill %i: dist/ is the previous or the new site, whole',
     async () => {
       const previous = await tree(out);
