@@ -75,7 +75,7 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   const covers = options.covers ?? [];
   const beside = options.beside;
   if ('sink' in output) return inlinePool(setup, output.sink, covers, beside);
-  const folder: SinkFolder = { dir: output.dir, replace: output.replace };
+  const folder: SinkFolder = output;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
   if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(folder), covers, beside);
