@@ -8,40 +8,36 @@
  * reading time all count this way, on the same body, so an article the check
  * accepted shows the length the check measured.
  *
- * A character loop: the Unicode regex it replaces cost a tenth of a large
- * build.
+ * It runs on every article a build loads: a loop over the text's UTF-16 code
+ * units, copied once into a typed array (Buffer's utf16le copy is a memcpy or
+ * a widening), which indexes about twice as fast as charCodeAt does on the
+ * body, a slice of the file's text. The Unicode regex it first replaced cost a
+ * tenth of a large build.
  */
 export function countWords(text: string): number {
+  const bytes = Buffer.from(text, 'utf16le');
+  const units = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
+  const n = units.length;
   let words = 0;
   let inWord = false;
   // Where a search for a link's closing parenthesis last ran off the end of its line: none closes before there.
   let unclosedUntil = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const letter =
-      (c >= 48 && c <= 57) ||
-      (c >= 65 && c <= 90) ||
-      (c >= 97 && c <= 122) ||
-      (c >= 0xc0 &&
-        c !== 0xd7 &&
-        c !== 0xf7 &&
-        !(c >= 0x2000 && c <= 0x2bff) &&
-        !(c >= 0x3000 && c <= 0x303f) &&
-        !(c >= 0xd800 && c <= 0xdfff) &&
-        !(c >= 0xfe00 && c <= 0xfe4f));
-    if (letter) {
+  for (let i = 0; i < n; i++) {
+    const c = units[i]!;
+    const kind = c < 128 ? ASCII_KIND[c]! : isLetter(c) ? LETTER : c === 0x2019 ? JOINER : OTHER;
+    if (kind === LETTER) {
       if (!inWord) words++;
       inWord = true;
-    } else if (inWord && (c === 39 || c === 0x2019 || c === 45) && i + 1 < text.length) {
+    } else if (kind === JOINER && inWord && i + 1 < n) {
       // An apostrophe or hyphen between letters does not end the word.
-      const next = text.charCodeAt(i + 1);
+      const next = units[i + 1]!;
       inWord = (next >= 65 && next <= 90) || (next >= 97 && next <= 122) || next >= 0xc0;
     } else {
       inWord = false;
       // "](" starts a link's address: skip it up to its ")" on the same line.
-      if (c === 93 && text.charCodeAt(i + 1) === 40 && i > unclosedUntil) {
-        const close = linkEnd(text, i + 2);
-        if (close < 0) unclosedUntil = lineEnd(text, i);
+      if (kind === CLOSE_BRACKET && units[i + 1] === 40 && i > unclosedUntil) {
+        const close = linkEnd(units, i + 2);
+        if (close < 0) unclosedUntil = lineEnd(units, i);
         else i = close;
       }
     }
@@ -49,11 +45,36 @@ export function countWords(text: string): number {
   return words;
 }
 
+const OTHER = 0;
+const LETTER = 1;
+/** An apostrophe or hyphen: part of a word when a letter follows. */
+const JOINER = 2;
+const CLOSE_BRACKET = 3;
+
+/** What each ASCII code unit is, looked up rather than compared: nearly every unit of an article is ASCII. */
+const ASCII_KIND = Uint8Array.from({ length: 128 }, (_, c) => (isLetter(c) ? LETTER : c === 39 || c === 45 ? JOINER : c === 93 ? CLOSE_BRACKET : OTHER));
+
+/** Letters and digits: ASCII's, and from U+00C0 on everything but a few blocks of punctuation, symbols and surrogates. */
+function isLetter(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    (c >= 0xc0 &&
+      c !== 0xd7 &&
+      c !== 0xf7 &&
+      !(c >= 0x2000 && c <= 0x2bff) &&
+      !(c >= 0x3000 && c <= 0x303f) &&
+      !(c >= 0xd800 && c <= 0xdfff) &&
+      !(c >= 0xfe00 && c <= 0xfe4f))
+  );
+}
+
 /** The ")" that ends a link address starting at `from` (an address may hold balanced parentheses), or -1 when its line has none. */
-function linkEnd(text: string, from: number): number {
+function linkEnd(units: Uint16Array, from: number): number {
   let depth = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = from; i < units.length; i++) {
+    const c = units[i]!;
     if (c === 40) depth++;
     else if (c === 41 && depth-- === 0) return i;
     else if (c === 10) return -1;
@@ -61,7 +82,7 @@ function linkEnd(text: string, from: number): number {
   return -1;
 }
 
-function lineEnd(text: string, from: number): number {
-  const end = text.indexOf('\n', from);
-  return end < 0 ? text.length : end;
+function lineEnd(units: Uint16Array, from: number): number {
+  const end = units.indexOf(10, from);
+  return end < 0 ? units.length : end;
 }
