@@ -43,7 +43,10 @@ const REFUSED_ENGINES = {
 };
 
 export function normaliseSource(source: string): string {
-  return source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  // Looked for before replacing: the files felt writes have neither, and a regex replace scans even when nothing
+  // matches (each article is read twice, by the loader and by its page's renderer).
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  return text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
 }
 
 /**
