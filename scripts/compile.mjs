@@ -107,7 +107,7 @@ const externalPackages = {
 
 await build({
   absWorkingDir: root,
-  entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts' },
+  entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts', 'write-worker': 'site/build/writeWorker.ts' },
   outdir: 'lib',
   bundle: true,
   // Chunks let each command load its modules (the site's, the servers', GCS and OpenAI clients) only when run.

@@ -394,7 +394,7 @@ async function renderPages(
   // An incremental build of a small site holds back its first pages: if that
   // is all there is to render, they are rendered here, without starting a worker.
   let pool: RenderPool | undefined;
-  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside });
+  if (!reuse) pool = createRenderPool(setup, output, { threads, busy: options.busy, covers: options.covers, beside: options.beside, writeBeside: true });
   else if (threads > 1 && total >= EAGER_WORKER_PAGES)
     pool = createRenderPool(setup, output, {
       threads,

@@ -14,6 +14,8 @@ import { makeFolders, removeFile } from './swapFaults.ts';
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
 export interface OutputSink {
   write(relative: string, content: string | Uint8Array): void;
+  /** Resolves once every file written is on disk (a sink that writes on another thread, threadSink.ts). */
+  close?(): Promise<void>;
 }
 
 /** Folders a FileSink remembers having made. */

@@ -14,7 +14,8 @@ import { writeBatch } from './renderBatch.ts';
 import type { CoverSubject } from '../pictures/coverArt.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
-import { defaultThreads, limitHeapGrowth, newRenderWorker, takeStartedWorker, workerCount, workerScript } from './renderWorkers.ts';
+import { ThreadSink } from './threadSink.ts';
+import { defaultThreads, limitHeapGrowth, newRenderWorker, takeStartedWorker, workerCount, workerScript, writerScript } from './renderWorkers.ts';
 import type { WorkerMessage } from './renderWorker.ts';
 
 export { defaultThreads };
@@ -60,6 +61,12 @@ export interface PoolOptions {
    * nothing itself, so that the queue builds up.
    */
   beside?: BesideTask;
+  /**
+   * When this thread renders alone into a folder, a writer thread writes its files (threadSink.ts): a build that
+   * writes every page's files, where the kernel's share of writing a page is about that of rendering it. Not for
+   * a rebuild's few pages, which a thread would cost more to start than it saves.
+   */
+  writeBeside?: boolean;
 }
 
 export interface BesideTask {
@@ -78,7 +85,10 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   const folder: SinkFolder = output;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
-  if (!script || (threads <= 1 && options.startWith === undefined)) return inlinePool(setup, new FileSink(folder), covers, beside);
+  if (!script || (threads <= 1 && options.startWith === undefined)) {
+    const writer = options.writeBeside ? writerScript() : undefined;
+    return inlinePool(setup, writer ? new ThreadSink(writer, folder) : new FileSink(folder), covers, beside);
+  }
   const workers = Math.max(1, workerCount(threads));
   const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
   return workerPool(script, setup, folder, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers, beside);
@@ -92,8 +102,12 @@ function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[]
       writeBatch({ pages: [spec], covers: covers.splice(0, 1) }, render, sink);
     },
     async finish() {
-      writeBatch({ pages: [], covers: covers.splice(0) }, render, sink);
-      beside?.run();
+      try {
+        writeBatch({ pages: [], covers: covers.splice(0) }, render, sink);
+        beside?.run();
+      } finally {
+        await sink.close?.();
+      }
     },
   };
 }

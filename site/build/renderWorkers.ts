@@ -86,6 +86,11 @@ export function workerScript(): string | undefined {
   return besideModule(import.meta.url, 'render-worker.js');
 }
 
+/** The compiled writer thread (lib/write-worker.js, threadSink.ts), found as workerScript() is. */
+export function writerScript(): string | undefined {
+  return besideModule(import.meta.url, 'write-worker.js');
+}
+
 /**
  * A render worker's heap limits. Its live heap stays small (10-30 MB at 100,000 articles: the renderer, a batch),
  * but under the process's default limit (4 GB on a 24 GB machine) V8 lets a heap grow up to four times its live

@@ -75,10 +75,12 @@ describe('rendering on workers and on the build thread', () => {
       { cwd: root },
     );
     expect(JSON.parse(stdout)).toMatchObject({ threads: 1, rendered: expect.any(Number) });
-    // The build's thread and the share cards' thread: no render worker was started ahead and left unused.
+    // The build's thread, the share cards' thread and the thread that writes the pages' files (threadSink.ts): no
+    // render worker was started ahead and left unused.
     const texts = await Promise.all((await readdir(profiles)).map((name) => readFile(path.join(profiles, name), 'utf8')));
     expect(texts.filter((text) => text.includes('render-worker.js'))).toHaveLength(0);
-    expect(texts).toHaveLength(2);
+    expect(texts.filter((text) => text.includes('write-worker.js'))).toHaveLength(1);
+    expect(texts).toHaveLength(3);
   });
 
   it('counts article files across locales up to a limit, without dot files or other extensions', async () => {
