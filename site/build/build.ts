@@ -104,6 +104,11 @@ export interface BuildResult {
   drafts?: { slug: string; title: string; draft: 'new' | 'changed' }[];
   compilationHash: string;
   threads: number;
+  /**
+   * An incremental build's release: what it was made from (commit.ts: the spare, chained or compared; a killed
+   * build's unfinished release, salvaged; or nothing) and how many files it linked from the served release.
+   */
+  release?: { from: 'chained' | 'compared' | 'salvaged' | 'none'; linked: number };
   milliseconds: number;
 }
 
@@ -124,10 +129,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
     // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
     const imageCache = path.join(cacheDir, 'images');
-    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache, ahead }));
+    const { finish, made, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache, ahead }));
     mark('write');
     await duringStage(writingSite(outDir), finish);
-    mark('commit');
+    mark(made.release ? `commit (release ${made.release.from}, ${made.release.linked} files linked)` : 'commit');
     return {
       outDir,
       locale: model.locale,
@@ -136,6 +141,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       origins: countOrigins(model.articles),
       ...(options.devContentDir ? { drafts: draftsOf(model) } : {}),
       ...result,
+      ...made,
       milliseconds: Date.now() - started,
     };
   } catch (error) {
@@ -159,12 +165,11 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
   const sink = new MemorySink();
   // A folder that is never created: the asset bundler names its files relative to it.
   const virtualRoot = path.resolve('felt-in-memory');
-  const { finish: _unused, ...result } = await writeSite(
-    model,
-    virtualRoot,
-    { sink, pool: { sink } },
-    { ...options, outDir: virtualRoot, incremental: false, threads: 1 },
-  );
+  const {
+    finish: _unused,
+    made: _none,
+    ...result
+  } = await writeSite(model, virtualRoot, { sink, pool: { sink } }, { ...options, outDir: virtualRoot, incremental: false, threads: 1 });
   return {
     outDir: virtualRoot,
     locale: model.locale,
@@ -355,15 +360,20 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   // The manifest goes last: until it is in place, the previous one describes the output. A full build's staging
   // folder is its release, renamed whole; an incremental build's release gets it once the rest is linked (commit.ts).
   if (!opened) sink.write(MANIFEST_FILE, manifestText);
+  // Filled in by finish(): how an incremental build's release was made.
+  const made: Pick<BuildResult, 'release'> = {};
   const finish = !layout
     ? async () => undefined
     : async () => {
         let release: string;
-        if (opened) release = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
-        else renameSync(layout.staging, (release = nextReleasePath(layout)));
+        if (opened) {
+          const assembled = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
+          release = assembled.release;
+          made.release = { from: assembled.from, linked: assembled.linked };
+        } else renameSync(layout.staging, (release = nextReleasePath(layout)));
         await publishRelease(layout, release);
       };
-  return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, finish };
+  return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, made, finish };
 }
 
 /**

@@ -8,9 +8,12 @@
  * one, whole, at every moment, whenever the build is killed. Only two
  * releases are kept: the current one and the previous one, which the next
  * incremental build brings up to date and reuses (commit.ts), so a rebuild
- * costs what changed, not one link per file. Whatever else is in
- * `dist.releases/` (a killed build's staging folder or half-made release) is
- * removed by the next build.
+ * costs what changed, not one link per file. An incremental build killed
+ * after it opened its release leaves that release unfinished and no spare:
+ * the next build reworks the unfinished one instead (its salvage), keeping
+ * the files it shares with the served release. Whatever else is in
+ * `dist.releases/` (a killed build's staging folder, an older unfinished
+ * release) is removed by the next build.
  */
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -33,6 +36,11 @@ export interface OutputLayout {
   current?: string;
   /** The other complete release (the previous build), which an incremental build may rework into the next one. */
   spare?: string;
+  /**
+   * Without a spare, the newest release a killed build left unfinished: an incremental build reworks it, keeping
+   * each file that is the served release's own (the same inode) and replacing the others (commit.ts).
+   */
+  salvage?: string;
   /** An empty folder for this build's files, inside `releases`. */
   staging: string;
   /** Releases and leftovers being removed while the build runs (discard); publishRelease waits for them. */
@@ -97,16 +105,30 @@ export function prepareOutput(outDir: string): OutputLayout {
     pointAt(outDir, current);
   }
   const spare = complete.pop();
+  const salvage = spare ? undefined : newestUnfinished(releases, current, held);
   const removals: Promise<void>[] = [];
   for (const name of readdirSync(releases)) {
     const entry = path.join(releases, name);
-    if (entry !== current && entry !== spare && !held.has(entry)) removals.push(discard(entry));
+    if (entry !== current && entry !== spare && entry !== salvage && !held.has(entry)) removals.push(discard(entry));
   }
   removeOlderLeftovers(outDir);
   const staging = path.join(releases, `${STAGING_MARK}${newReleaseName()}`);
   mkdirSync(staging);
   crashPoint('prepared');
-  return { outDir, releases, current, spare, staging, removals };
+  return { outDir, releases, current, spare, salvage, staging, removals };
+}
+
+/**
+ * The newest release a build opened and did not finish (no manifest), when it can be reworked: a release's name
+ * (not a staging or discarded folder's), not served, not held by a reader. Release names sort by creation time.
+ */
+function newestUnfinished(releases: string, current: string | undefined, held: ReadonlySet<string>): string | undefined {
+  return readdirSync(releases, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => path.join(releases, entry.name))
+    .filter((release) => release !== current && !held.has(release) && !isComplete(release))
+    .sort()
+    .pop();
 }
 
 /**
@@ -134,11 +156,11 @@ function discard(entry: string): Promise<void> {
   return removal;
 }
 
-/** The spare release, when this build will not rework it: removed in the background from now on. */
+/** The spare release (or the salvage), when this build will not rework it: removed in the background from now on. */
 export function discardSpare(layout: OutputLayout): void {
-  if (!layout.spare) return;
-  layout.removals.push(discard(layout.spare));
+  for (const release of [layout.spare, layout.salvage]) if (release) layout.removals.push(discard(release));
   layout.spare = undefined;
+  layout.salvage = undefined;
 }
 
 /** What builds before releases left next to outDir: staging and previous folders, and a link not yet renamed. */

@@ -1,0 +1,136 @@
+/**
+ * Issue 13: an incremental build killed after it opened its release (the
+ * spare renamed, site/build/commit.ts) leaves no spare. The next build
+ * reworks that unfinished release instead of linking every file of the site
+ * into an empty folder (minutes at 100,000 articles): it keeps each file that
+ * is the served release's own, and links the rest. What it serves is, byte
+ * for byte, what a cold build of the same content writes.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CrashPoint } from '../../site/build/crashPoints.ts';
+import { articleSource } from '../helpers/fixtureSite.ts';
+import { siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+import { cleanEnv, ensureCompiled, runFelt } from './support/cli.ts';
+
+const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
+const ARTICLES = 120;
+
+let content: string;
+let round = 0;
+
+/** 10 new articles, dated after the others, and one edited. */
+async function changeContent(): Promise<void> {
+  round++;
+  const folder = path.join(content, 'articles', 'en_US');
+  for (let i = 0; i < 10; i++) {
+    const slug = `round-${round}-${i}`;
+    await writeFile(
+      path.join(folder, `${slug}.md`),
+      articleSource(slug, `Round ${round} ${i}`).replace('date: 2026-01-02', `date: 2026-02-${String(round + 1).padStart(2, '0')}`),
+    );
+  }
+  const edited = path.join(folder, `bulk-${round}.md`);
+  await writeFile(edited, `${await readFile(edited, 'utf8')}\nEdited in round ${round}.\n`);
+}
+
+async function build(out: string, extra: string[] = [], crashAt?: CrashPoint) {
+  const run = await runFelt(['build', '--content', content, '--out', out, '--json', ...extra], {
+    env: crashAt ? { ...env, FELT_CRASH_AT: crashAt } : env,
+    timeoutMs: 120_000,
+  });
+  return { ...run, result: run.code === 0 ? (JSON.parse(run.stdout) as { release?: { from: string; linked: number } }) : undefined };
+}
+
+/** Every file of the served site and its digest (the search index is left out: an incremental one is a base and a delta). */
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const [name, bytes] of await siteFilesOf(dir)) if (!name.startsWith('search/')) files.set(name, createHash('sha256').update(bytes).digest('hex'));
+  return files;
+}
+
+beforeAll(async () => {
+  await ensureCompiled();
+  content = await fixtureCopy();
+  const folder = path.join(content, 'articles', 'en_US');
+  for (let i = 0; i < ARTICLES; i++)
+    await writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\nText.\n`));
+}, 60_000);
+
+describe('the next build after an incremental build killed with its release open', () => {
+  it.each<{ point: CrashPoint; linkedAtMost: (files: number) => number }>([
+    // Killed once it had linked what it needed: the next build links nothing, keeps every file.
+    { point: 'release-linked', linkedAtMost: () => 0 },
+    // Killed as it opened the spare: what the served build changed is linked again, the rest kept.
+    { point: 'release-opened', linkedAtMost: (files) => files / 3 },
+    { point: 'pages-written', linkedAtMost: (files) => files / 3 },
+  ])(
+    'killed at $point: reworks the unfinished release and serves what a cold build writes',
+    async ({ point, linkedAtMost }) => {
+      const base = await tempDir('felt-salvage-');
+      const out = path.join(base, 'dist');
+      expect((await build(out)).code).toBe(0);
+      await changeContent();
+      expect((await build(out)).code).toBe(0);
+      await changeContent();
+      // The usual night: the served release made from the spare, beside the release before.
+      expect((await build(out)).result?.release?.from).toBe('chained');
+      await changeContent();
+      const killed = await build(out, [], point);
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      // No spare now: only the served release and the unfinished one.
+      const releases = (await readdir(`${out}.releases`)).filter((name) => !name.startsWith('.'));
+      expect(releases).toHaveLength(2);
+
+      const next = await build(out);
+      expect(next.code, next.stderr).toBe(0);
+      const served = await tree(out);
+      expect(next.result?.release?.from).toBe('salvaged');
+      expect(next.result!.release!.linked).toBeLessThanOrEqual(linkedAtMost(served.size));
+
+      const reference = path.join(base, 'reference');
+      expect((await build(reference, ['--no-incremental'])).code).toBe(0);
+      const cold = await tree(reference);
+      expect([...served.keys()].sort()).toEqual([...cold.keys()].sort());
+      for (const [name, hash] of cold) expect(served.get(name), name).toBe(hash);
+      expect((await readdir(`${out}.releases`)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+      await rm(base, { recursive: true, force: true });
+    },
+    180_000,
+  );
+
+  it("an unfinished release with stray files and folders in it: they go, and the site is still a cold build's", async () => {
+    const base = await tempDir('felt-salvage-');
+    const out = path.join(base, 'dist');
+    expect((await build(out)).code).toBe(0);
+    await changeContent();
+    expect((await build(out)).code).toBe(0);
+    await changeContent();
+    expect((await build(out, [], 'pages-written')).signal).toBe('SIGKILL');
+    const releases = path.join(`${out}.releases`);
+    const served = path.basename(await import('node:fs/promises').then((fs) => fs.readlink(out)));
+    const unfinished = (await readdir(releases)).find((name) => !name.startsWith('.') && name !== served)!;
+    // What no build of this site writes: a file, a folder of files, and a folder where a page's file goes.
+    await writeFile(path.join(releases, unfinished, 'stray.html'), 'stray');
+    await import('node:fs/promises').then(async (fs) => {
+      await fs.mkdir(path.join(releases, unfinished, 'stray-folder', 'deeper'), { recursive: true });
+      await fs.writeFile(path.join(releases, unfinished, 'stray-folder', 'deeper', 'x.json'), '{}');
+      await fs.rm(path.join(releases, unfinished, 'robots.txt'), { force: true });
+      await fs.mkdir(path.join(releases, unfinished, 'robots.txt', 'inside'), { recursive: true });
+    });
+
+    const next = await build(out);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.result?.release?.from).toBe('salvaged');
+    const reference = path.join(base, 'reference');
+    expect((await build(reference, ['--no-incremental'])).code).toBe(0);
+    const cold = await tree(reference);
+    const site = await tree(out);
+    expect([...site.keys()].sort()).toEqual([...cold.keys()].sort());
+    for (const [name, hash] of cold) expect(site.get(name), name).toBe(hash);
+    await rm(base, { recursive: true, force: true });
+  }, 180_000);
+});
