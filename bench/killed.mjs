@@ -42,7 +42,9 @@ try {
   const next = build();
   if (next.run.status !== 0) throw new Error(`the build after the kill failed: ${next.run.stderr}`);
   const { release, pages } = JSON.parse(next.run.stdout);
-  console.log(`the build after the kill: ${next.wall} s wall, ${next.user} s user, ${next.system} s system; ${pages} pages; release ${JSON.stringify(release)}`);
+  console.log(
+    `the build after the kill: ${next.wall} s wall, ${next.user} s user, ${next.system} s system; ${pages} pages; release ${JSON.stringify(release)}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
