@@ -1,13 +1,13 @@
 // Compiles the Node side of felt (cli/ and site/, not the browser code) into
 // lib/ with esbuild. Dependencies stay external: they are loaded from
 // node_modules at run time, all but markdown-it, the GCS client and
-// sanitize-html (below). The render worker
-// is its own entry, loaded by site/build/renderWorkers.ts from next to the CLI
-// bundle. Each command's modules are imported when it runs (cli/commands/*):
+// sanitize-html (below). The render worker and the writer thread
+// (site/build/writeWorker.ts) are entries of their own, loaded by
+// site/build/renderWorkers.ts from next to the CLI bundle. Each command's modules are imported when it runs (cli/commands/*):
 // `felt build` never loads the servers' or the storage clients' code, `felt
 // --help` loads commander alone.
 import { build } from 'esbuild';
-import { copyFile, readFile } from 'node:fs/promises';
+import { copyFile, readFile, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -105,7 +105,7 @@ const externalPackages = {
   },
 };
 
-await build({
+const compiled = await build({
   absWorkingDir: root,
   entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts', 'write-worker': 'site/build/writeWorker.ts' },
   outdir: 'lib',
@@ -123,7 +123,18 @@ await build({
   jsx: 'automatic',
   sourcemap: 'linked',
   logLevel: 'warning',
+  metafile: true,
 });
+
+// Chunks are named by their hash, so every change of the code left the old ones beside the new (over a thousand
+// files after a few days' work): those this compile did not write go. A felt process already running from the old
+// bundle could still want one of them, so compile before running felt, as `npm start`, `npm test` and the benches do.
+const written = new Set(Object.keys(compiled.metafile.outputs).map((file) => path.resolve(root, file)));
+const chunks = path.join(root, 'lib', 'chunks');
+for (const name of await readdir(chunks)) {
+  const file = path.join(chunks, name);
+  if (!written.has(file)) await rm(file, { force: true });
+}
 
 // The share card's encoder, as is: the thread that draws a cold build's cards early requires this file itself
 // (site/pictures/earlyCards.ts looks for it beside the bundle), while rasterise.ts has it bundled like any module.
