@@ -7,7 +7,7 @@
  * for byte, what a cold build of the same content writes.
  */
 import { createHash } from 'node:crypto';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
@@ -52,6 +52,30 @@ async function tree(dir: string): Promise<Map<string, string>> {
   return files;
 }
 
+/** What `out` serves is, file for file, what a cold build of the same content writes into `base`/reference. */
+async function expectColdBuild(out: string, base: string): Promise<void> {
+  const reference = path.join(base, 'reference');
+  expect((await build(reference, ['--no-incremental'])).code).toBe(0);
+  const [served, cold] = [await tree(out), await tree(reference)];
+  expect([...served.keys()].sort()).toEqual([...cold.keys()].sort());
+  for (const [name, hash] of cold) expect(served.get(name), name).toBe(hash);
+}
+
+/** A site built, then rebuilt on two nights (the second made from the spare), then killed at `point` on the third. */
+async function killedOnTheThirdNight(point: CrashPoint): Promise<{ base: string; out: string }> {
+  const base = await tempDir('felt-salvage-');
+  const out = path.join(base, 'dist');
+  expect((await build(out)).code).toBe(0);
+  for (const from of ['none', 'chained']) {
+    await changeContent();
+    expect((await build(out)).result?.release?.from).toBe(from);
+  }
+  await changeContent();
+  const killed = await build(out, [], point);
+  expect(killed.signal, killed.stderr).toBe('SIGKILL');
+  return { base, out };
+}
+
 beforeAll(async () => {
   await ensureCompiled();
   content = await fixtureCopy();
@@ -70,32 +94,16 @@ describe('the next build after an incremental build killed with its release open
   ])(
     'killed at $point: reworks the unfinished release and serves what a cold build writes',
     async ({ point, linkedAtMost }) => {
-      const base = await tempDir('felt-salvage-');
-      const out = path.join(base, 'dist');
-      expect((await build(out)).code).toBe(0);
-      await changeContent();
-      expect((await build(out)).code).toBe(0);
-      await changeContent();
-      // The usual night: the served release made from the spare, beside the release before.
-      expect((await build(out)).result?.release?.from).toBe('chained');
-      await changeContent();
-      const killed = await build(out, [], point);
-      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const { base, out } = await killedOnTheThirdNight(point);
       // No spare now: only the served release and the unfinished one.
       const releases = (await readdir(`${out}.releases`)).filter((name) => !name.startsWith('.'));
       expect(releases).toHaveLength(2);
 
       const next = await build(out);
       expect(next.code, next.stderr).toBe(0);
-      const served = await tree(out);
       expect(next.result?.release?.from).toBe('salvaged');
-      expect(next.result!.release!.linked).toBeLessThanOrEqual(linkedAtMost(served.size));
-
-      const reference = path.join(base, 'reference');
-      expect((await build(reference, ['--no-incremental'])).code).toBe(0);
-      const cold = await tree(reference);
-      expect([...served.keys()].sort()).toEqual([...cold.keys()].sort());
-      for (const [name, hash] of cold) expect(served.get(name), name).toBe(hash);
+      expect(next.result!.release!.linked).toBeLessThanOrEqual(linkedAtMost((await tree(out)).size));
+      await expectColdBuild(out, base);
       expect((await readdir(`${out}.releases`)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
       await rm(base, { recursive: true, force: true });
     },
@@ -103,34 +111,23 @@ describe('the next build after an incremental build killed with its release open
   );
 
   it("an unfinished release with stray files and folders in it: they go, and the site is still a cold build's", async () => {
-    const base = await tempDir('felt-salvage-');
-    const out = path.join(base, 'dist');
-    expect((await build(out)).code).toBe(0);
-    await changeContent();
-    expect((await build(out)).code).toBe(0);
-    await changeContent();
-    expect((await build(out, [], 'pages-written')).signal).toBe('SIGKILL');
-    const releases = path.join(`${out}.releases`);
-    const served = path.basename(await import('node:fs/promises').then((fs) => fs.readlink(out)));
-    const unfinished = (await readdir(releases)).find((name) => !name.startsWith('.') && name !== served)!;
-    // What no build of this site writes: a file, a folder of files, and a folder where a page's file goes.
-    await writeFile(path.join(releases, unfinished, 'stray.html'), 'stray');
-    await import('node:fs/promises').then(async (fs) => {
-      await fs.mkdir(path.join(releases, unfinished, 'stray-folder', 'deeper'), { recursive: true });
-      await fs.writeFile(path.join(releases, unfinished, 'stray-folder', 'deeper', 'x.json'), '{}');
-      await fs.rm(path.join(releases, unfinished, 'robots.txt'), { force: true });
-      await fs.mkdir(path.join(releases, unfinished, 'robots.txt', 'inside'), { recursive: true });
-    });
+    const { base, out } = await killedOnTheThirdNight('pages-written');
+    const served = path.basename(await readlink(out));
+    const unfinished = path.join(
+      `${out}.releases`,
+      (await readdir(`${out}.releases`)).find((name) => !name.startsWith('.') && name !== served)!,
+    );
+    // What no build of this site writes: a file, a folder of files, and a folder where a file of the site goes.
+    await writeFile(path.join(unfinished, 'stray.html'), 'stray');
+    await mkdir(path.join(unfinished, 'stray-folder', 'deeper'), { recursive: true });
+    await writeFile(path.join(unfinished, 'stray-folder', 'deeper', 'x.json'), '{}');
+    await rm(path.join(unfinished, 'robots.txt'), { force: true });
+    await mkdir(path.join(unfinished, 'robots.txt', 'inside'), { recursive: true });
 
     const next = await build(out);
     expect(next.code, next.stderr).toBe(0);
     expect(next.result?.release?.from).toBe('salvaged');
-    const reference = path.join(base, 'reference');
-    expect((await build(reference, ['--no-incremental'])).code).toBe(0);
-    const cold = await tree(reference);
-    const site = await tree(out);
-    expect([...site.keys()].sort()).toEqual([...cold.keys()].sort());
-    for (const [name, hash] of cold) expect(site.get(name), name).toBe(hash);
+    await expectColdBuild(out, base);
     await rm(base, { recursive: true, force: true });
   }, 180_000);
 });
