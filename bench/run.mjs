@@ -20,7 +20,7 @@
 // never pays it. A rebuild still builds over the output it rebuilds, as it does for a user: that is what it
 // measures. Two benches back to back: the second starts right after the first one's deletion; wait a few
 // minutes between them, or give the second another --work.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -75,6 +75,10 @@ async function discard(file) {
 
 /** Runs a command under /usr/bin/time: wall seconds and peak resident memory (whole process, all threads). */
 function measure(command, args, cwd) {
+  // What the last build (or the corpus) wrote goes to the disk first, untimed: otherwise its write-back runs during
+  // this build and is charged to it. At 100,000 articles felt, built first after the corpus's 300,000 files were
+  // written, took 78.6 s in a run where the same build took 59.8-62.6 s minutes later (2026-11-25 note).
+  spawnSync('sync');
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], {
       cwd,
