@@ -33,6 +33,7 @@ try {
       pairs: { type: 'string', default: '6' },
       work: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     },
   });
 } catch (error) {
@@ -40,12 +41,20 @@ try {
   process.exit(2);
 }
 const { values, positionals: buildOptions } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 if (!values.a || !values.b) {
   console.error(USAGE);
   process.exit(2);
 }
 const felts = { A: path.resolve(values.a, 'bin', 'felt.js'), B: path.resolve(values.b, 'bin', 'felt.js') };
-for (const [name, felt] of Object.entries(felts)) if (!existsSync(felt)) throw new Error(`${name}: no ${felt}`);
+for (const [name, felt] of Object.entries(felts)) {
+  if (existsSync(felt)) continue;
+  console.error(`--${name.toLowerCase()}: ${felt} is missing: give a felt checkout, compiled with npm run compile`);
+  process.exit(2);
+}
 const work = values.work ? path.resolve(values.work) : mkdtempSync(path.join(os.tmpdir(), 'felt-ab-'));
 mkdirSync(work, { recursive: true });
 const content = values.content ? path.resolve(values.content) : path.join(work, 'corpus', 'content');
