@@ -5,7 +5,8 @@
  * already, and would otherwise wait): `threads` counts it, so on two cores
  * one worker starts, not two. Where the compiled worker is not available
  * (tests running the TypeScript sources) or one thread is asked for, pages
- * are rendered on the calling thread with the same code.
+ * are rendered on the calling thread with the same code, and in a build that
+ * writes every page a writer thread writes their files (threadSink.ts).
  */
 import type { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
