@@ -7,12 +7,12 @@
 //
 //   node bench/ab.mjs --a /tmp/felt-before --b . --articles 1000 --pairs 6
 //   git worktree add /tmp/felt-before HEAD~1 && (cd /tmp/felt-before && npm ci && npm run compile)   # one way to get A
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeCorpus } from './corpus.mjs';
+import { timed } from './timed.mjs';
 
 const USAGE = `usage: node bench/ab.mjs --a <felt folder> --b <felt folder> [--articles 1000 | --content <folder>] [--pairs 6] [--work <folder>] [--keep] [-- <build options>]
 
@@ -62,21 +62,12 @@ const content = values.content ? path.resolve(values.content) : path.join(work, 
 const cache = path.join(path.dirname(content), '.felt-cache');
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
-function build(felt, out) {
+async function build(felt, out) {
   // Moved, not deleted: a deletion would slow the next build's file creation (run.mjs).
   if (existsSync(cache)) renameSync(cache, path.join(work, `cache-${Date.now()}`));
-  // The last build's files to the disk first, untimed, as run.mjs does.
-  spawnSync('sync');
-  const run = spawnSync(
-    '/usr/bin/time',
-    ['-f', 'TIME %e %U %S %M', process.execPath, felt, 'build', '--content', content, '--out', out, '--no-incremental', ...buildOptions],
-    {
-      encoding: 'utf8',
-    },
-  );
-  const time = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(run.stderr);
-  if (run.status !== 0 || !time) throw new Error(`${felt} failed:\n${run.stderr.slice(-2000)}`);
-  return { wall: Number(time[1]), user: Number(time[2]), system: Number(time[3]), peakMB: Number(time[4]) / 1024 };
+  const r = await timed(process.execPath, [felt, 'build', '--content', content, '--out', out, '--no-incremental', ...buildOptions]);
+  if (r.code !== 0 || Number.isNaN(r.wall)) throw new Error(`${felt} failed:\n${r.stderr.slice(-2000)}`);
+  return r;
 }
 
 try {
@@ -84,7 +75,7 @@ try {
   const results = { A: [], B: [] };
   for (let pair = 0; pair < Number(values.pairs); pair++) {
     for (const name of ['A', 'B']) {
-      const r = build(felts[name], path.join(work, `${name}-${pair}`));
+      const r = await build(felts[name], path.join(work, `${name}-${pair}`));
       results[name].push(r);
       console.log(
         `${name} ${pair + 1}: wall ${r.wall.toFixed(2)} s, user ${r.user.toFixed(2)} s, system ${r.system.toFixed(2)} s, peak ${r.peakMB.toFixed(0)} MB`,

@@ -4,13 +4,13 @@
 // release open and no spare left. The next build, timed under /usr/bin/time, reworks that unfinished release
 // (site/build/commit.ts); it prints its wall and CPU time and what `felt build --json` says of its release.
 // Compiles nothing: run `npm run compile` first. The work folder is deleted at the end.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { writeCorpus } from './corpus.mjs';
+import { timed } from './timed.mjs';
 
 const FELT = fileURLToPath(new URL('../bin/felt.js', import.meta.url));
 const { values } = parseArgs({ options: { articles: { type: 'string', default: '10000' }, work: { type: 'string' } } });
@@ -20,28 +20,22 @@ const content = path.join(work, 'content');
 const out = path.join(work, 'dist');
 
 function build(env = {}) {
-  const run = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S', process.execPath, FELT, 'build', '--content', content, '--out', out, '--json'], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  const time = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(run.stderr);
-  return { run, wall: time?.[1], user: time?.[2], system: time?.[3] };
+  return timed(process.execPath, [FELT, 'build', '--content', content, '--out', out, '--json'], { env: { ...process.env, ...env } });
 }
 
 try {
   console.log(`${articles.toLocaleString('en')} articles in ${work}`);
   await writeCorpus(content, articles);
-  if (build().run.status !== 0) throw new Error('the first build failed');
+  if ((await build()).code !== 0) throw new Error('the first build failed');
   for (let night = 0; night < 3; night++) {
     await writeCorpus(content, 20, { offset: articles + night * 20, fresh: true });
-    const { run } = build(night === 2 ? { FELT_CRASH_AT: 'pages-written' } : {});
-    if (night < 2 && run.status !== 0) throw new Error(`rebuild ${night + 1} failed: ${run.stderr}`);
-    // /usr/bin/time says how its command ended.
-    if (night === 2 && !run.stderr.includes('terminated by signal 9')) throw new Error('the third rebuild was not killed');
+    const run = await build(night === 2 ? { FELT_CRASH_AT: 'pages-written' } : {});
+    if (night < 2 && run.code !== 0) throw new Error(`rebuild ${night + 1} failed: ${run.stderr}`);
+    if (night === 2 && !run.killed) throw new Error('the third rebuild was not killed');
   }
-  const next = build();
-  if (next.run.status !== 0) throw new Error(`the build after the kill failed: ${next.run.stderr}`);
-  const { release, pages } = JSON.parse(next.run.stdout);
+  const next = await build();
+  if (next.code !== 0) throw new Error(`the build after the kill failed: ${next.stderr}`);
+  const { release, pages } = JSON.parse(next.stdout);
   console.log(
     `the build after the kill: ${next.wall} s wall, ${next.user} s user, ${next.system} s system; ${pages} pages; release ${JSON.stringify(release)}`,
   );

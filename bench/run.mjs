@@ -20,7 +20,6 @@
 // never pays it. A rebuild still builds over the output it rebuilds, as it does for a user: that is what it
 // measures. Two benches back to back: the second starts right after the first one's deletion; wait a few
 // minutes between them, or give the second another --work.
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -28,6 +27,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { writeCorpus } from './corpus.mjs';
+import { timed } from './timed.mjs';
 import { ensurePeers, writeEleventySite, writeHugoSite } from './peers.mjs';
 import { articlePageWeight, searchQueryCost } from './weights.mjs';
 
@@ -73,26 +73,11 @@ async function discard(file) {
   await rename(file, path.join(trash, `${discarded++}-${path.basename(file)}`));
 }
 
-/** Runs a command under /usr/bin/time: wall seconds and peak resident memory (whole process, all threads). */
-function measure(command, args, cwd) {
-  // What the last build (or the corpus) wrote goes to the disk first, untimed: otherwise its write-back runs during
-  // this build and is charged to it. At 100,000 articles felt, built first after the corpus's 300,000 files were
-  // written, took 78.6 s in a run where the same build took 59.8-62.6 s minutes later (2026-11-25 note).
-  spawnSync('sync');
-  return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], {
-      cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => {
-      const m = /BENCH ([\d.]+) (\d+)/.exec(stderr);
-      if (code !== 0 || !m) return reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${stderr.slice(-2000)}`));
-      resolve({ seconds: Number(m[1]), peakMB: Number(m[2]) / 1024 });
-    });
-  });
+/** A cold or incremental build under /usr/bin/time (timed.mjs): wall seconds and peak memory; throws when it fails. */
+async function measure(command, args, cwd) {
+  const r = await timed(command, args, { cwd, env: { ...process.env, NODE_ENV: 'production' } });
+  if (r.code !== 0 || Number.isNaN(r.wall)) throw new Error(`${command} ${args.join(' ')} failed (${r.code}):\n${r.stderr.slice(-2000)}`);
+  return { seconds: r.wall, peakMB: r.peakMB };
 }
 
 async function countHtml(dir) {

@@ -30,7 +30,7 @@ import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, serializeManifest, type BuildManifest } from './buildCache.ts';
 import { readManifestAhead, servedManifest, type ManifestAhead } from './manifestAhead.ts';
-import { assembleRelease, openRelease } from './commit.ts';
+import { assembleRelease, openRelease, type Assembled } from './commit.ts';
 import { planAdditions, planKey, recordedArticles, type AdditionPlan } from './additions.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
@@ -108,7 +108,7 @@ export interface BuildResult {
    * An incremental build's release: what it was made from (commit.ts: the spare, chained or compared; a killed
    * build's unfinished release, salvaged; or nothing) and how many files it linked from the served release.
    */
-  release?: { from: 'chained' | 'compared' | 'salvaged' | 'none'; linked: number };
+  release?: Pick<Assembled, 'from' | 'linked'>;
   milliseconds: number;
 }
 
@@ -129,10 +129,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // Covers are a pure function of their key, checked whole when read: a full rebuild (--no-incremental) takes them
     // from the cache too, as it takes the hashed assets' names from their contents. An empty cache is a cold build.
     const imageCache = path.join(cacheDir, 'images');
-    const { finish, made, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache, ahead }));
+    const { finish, ...result } = await duringStage(writingSite(outDir), () => writeSite(model, outDir, target, { ...options, imageCache, ahead }));
     mark('write');
-    await duringStage(writingSite(outDir), finish);
-    mark(made.release ? `commit (release ${made.release.from}, ${made.release.linked} files linked)` : 'commit');
+    const release = await duringStage(writingSite(outDir), finish);
+    mark(release ? `commit (release ${release.from}, ${release.linked} files linked)` : 'commit');
     return {
       outDir,
       locale: model.locale,
@@ -141,7 +141,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       origins: countOrigins(model.articles),
       ...(options.devContentDir ? { drafts: draftsOf(model) } : {}),
       ...result,
-      ...made,
+      ...(release ? { release } : {}),
       milliseconds: Date.now() - started,
     };
   } catch (error) {
@@ -165,11 +165,12 @@ export async function buildSiteInMemory(options: MemoryBuildOptions): Promise<Bu
   const sink = new MemorySink();
   // A folder that is never created: the asset bundler names its files relative to it.
   const virtualRoot = path.resolve('felt-in-memory');
-  const {
-    finish: _unused,
-    made: _none,
-    ...result
-  } = await writeSite(model, virtualRoot, { sink, pool: { sink } }, { ...options, outDir: virtualRoot, incremental: false, threads: 1 });
+  const { finish: _unused, ...result } = await writeSite(
+    model,
+    virtualRoot,
+    { sink, pool: { sink } },
+    { ...options, outDir: virtualRoot, incremental: false, threads: 1 },
+  );
   return {
     outDir: virtualRoot,
     locale: model.locale,
@@ -360,20 +361,20 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   // The manifest goes last: until it is in place, the previous one describes the output. A full build's staging
   // folder is its release, renamed whole; an incremental build's release gets it once the rest is linked (commit.ts).
   if (!opened) sink.write(MANIFEST_FILE, manifestText);
-  // Filled in by finish(): how an incremental build's release was made.
-  const made: Pick<BuildResult, 'release'> = {};
-  const finish = !layout
-    ? async () => undefined
-    : async () => {
-        let release: string;
-        if (opened) {
-          const assembled = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
-          release = assembled.release;
-          made.release = { from: assembled.from, linked: assembled.linked };
-        } else renameSync(layout.staging, (release = nextReleasePath(layout)));
-        await publishRelease(layout, release);
-      };
-  return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, made, finish };
+  // Puts the release in place; says how an incremental build's was made.
+  const finish = async (): Promise<BuildResult['release']> => {
+    if (!layout) return undefined;
+    if (!opened) {
+      const release = nextReleasePath(layout);
+      renameSync(layout.staging, release);
+      await publishRelease(layout, release);
+      return undefined;
+    }
+    const { release, from, linked } = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
+    await publishRelease(layout, release);
+    return { from, linked };
+  };
+  return { pages: pages.count, rendered: pages.rendered, checked: pages.checked, compilationHash, threads: pages.threads, finish };
 }
 
 /**
