@@ -50,7 +50,7 @@ import { routeProblems } from '../routes/collisions.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { SEARCH_MANIFEST, writeSearchIndex } from '../indexes/searchIndex.ts';
 import { absoluteUrl } from '../render/seo.ts';
-import { assertSerializable } from '../render/serializable.ts';
+import { createSerializableCheck } from '../render/serializable.ts';
 import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
 import { findProviderPictures } from '../pictures/providerPictures.ts';
@@ -426,6 +426,7 @@ async function renderPages(
     await pool.render(spec);
   };
   const keyOf = createPageKeyer();
+  const assertSerializable = createSerializableCheck();
   try {
     const { plan } = options;
     for (const entry of pageEntryList(model)) {
