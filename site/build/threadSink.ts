@@ -53,6 +53,9 @@ export class ThreadSink implements OutputSink {
     this.errors = port1;
     this.worker = new Worker(script, { workerData: { folder, progress, errors: port2 } satisfies WriterData, transferList: [port2] });
     this.worker.on('error', (error) => (this.failure ??= error));
+    // A writer that stops on its own (process.exit, a crash with no error event) is noticed here: close() would
+    // otherwise register for an 'exit' that has already been emitted, and wait for ever.
+    this.worker.on('exit', (code) => (this.failure ??= new Error(`the writer thread stopped (exit code ${code}) before it had written every file`)));
   }
 
   write(relative: string, content: string | Uint8Array): void {
@@ -67,6 +70,7 @@ export class ThreadSink implements OutputSink {
   async close(): Promise<void> {
     try {
       if (this.batch.paths.length > 0) this.send();
+      this.throwIfFailed();
       // The writer takes its messages in order: its answer to FLUSH comes after every batch before it is written.
       await new Promise<void>((resolve, reject) => {
         this.worker.once('message', () => resolve());

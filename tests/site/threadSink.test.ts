@@ -58,4 +58,47 @@ describe('the writer thread', () => {
     sink.write('../escaped.html', 'x');
     await expect(sink.close()).rejects.toThrow(/outside the output folder/);
   });
+
+  // A writer that dies (out of memory, a crash in Node) must stop the build with a message, not leave it waiting for
+  // an answer that never comes. These writers are scripts of the test's own, given to the sink as the build gives it
+  // the compiled one.
+  it('stops the build when the writer thread dies before its first batch', async () => {
+    const dir = await tempDir();
+    const sink = new ThreadSink(await writerScriptThat(dir, 'process.exit(3);'), { dir: path.join(dir, 'out') });
+    // Fewer files than a batch: nothing is handed over before close().
+    for (let i = 0; i < 5; i++) sink.write(`articles/a-${i}/index.html`, `page ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect(within(5000, sink.close())).rejects.toThrow(/writer thread stopped/);
+  });
+
+  it('stops the build when the writer thread throws while it writes', async () => {
+    const dir = await tempDir();
+    const crash = `(await import('node:worker_threads')).parentPort.once('message', () => { throw new Error('the disk driver fell over'); });`;
+    const sink = new ThreadSink(await writerScriptThat(dir, crash), { dir: path.join(dir, 'out') });
+    // One batch handed over (32 files), the crash heard, then the rest.
+    for (let i = 0; i < 32; i++) sink.write(`articles/a-${i}/index.html`, `page ${i}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const failure = await within(
+      5000,
+      (async () => {
+        for (let i = 32; i < 40; i++) sink.write(`articles/a-${i}/index.html`, `page ${i}`);
+        await sink.close();
+      })(),
+    ).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(/the disk driver fell over|writer thread stopped/);
+  });
 });
+
+async function writerScriptThat(dir: string, body: string): Promise<string> {
+  const file = path.join(dir, 'writer.mjs');
+  await writeFile(file, `${body}\n`);
+  return file;
+}
+
+/** The promise, or a failure saying it did not settle in time (a hung close() would otherwise hang the test run). */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
