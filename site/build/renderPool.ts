@@ -146,6 +146,12 @@ function workerPool(
       failure ??= error;
       notify();
     });
+    // A worker that stops with no error event would leave finish() waiting for its answers for ever (after finish()
+    // terminates the workers, this changes nothing: the pool is done).
+    slot.worker.on('exit', (code) => {
+      failure ??= new Error(`a render worker stopped (exit code ${code}) before it had rendered every page`);
+      notify();
+    });
     return slot;
   };
   const slots: Slot[] = Array.from({ length: sizes.startWith }, spawn);
