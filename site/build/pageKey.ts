@@ -20,7 +20,10 @@ export function createPageKeyer(): PageKeyer {
     if (key === undefined) keys.set(shared, (key = digest(JSON.stringify(shared))));
     return key;
   };
-  return (spec) => digest(JSON.stringify(keyedForm(spec, ref)));
+  // Named, for CPU profiles (bench/profile.mjs).
+  return function pageKey(spec) {
+    return digest(JSON.stringify(keyedForm(spec, ref)));
+  };
 }
 
 /** The spec with its shared objects replaced by their digests; everything else is kept as is. */
