@@ -58,6 +58,27 @@ function layoutShift(page: Page): Promise<number> {
   );
 }
 
+/** The first cover boxes of a page whose cover files never arrive: each must already have the cover's 1200:630 shape. */
+async function reservedBoxes(pagePath: string, selector: string, width: number): Promise<{ width: number; height: number }[]> {
+  const page = await site.browser.context.newPage();
+  await page.setViewportSize({ width, height: 800 });
+  await page.route('**/images/covers/**', (route) => route.abort());
+  await page.goto(site.url + pagePath);
+  const boxes = await page
+    .locator(selector)
+    .evaluateAll((images) => images.slice(0, 3).map((img) => ({ width: img.getBoundingClientRect().width, height: img.getBoundingClientRect().height })));
+  await page.close();
+  return boxes;
+}
+
+function expectCoverShape(boxes: { width: number; height: number }[], what: string): void {
+  expect(boxes.length, what).toBeGreaterThan(0);
+  for (const box of boxes) {
+    expect(box.width, what).toBeGreaterThan(0);
+    expect(Math.abs(box.height - (box.width * 630) / 1200), what).toBeLessThan(1.5);
+  }
+}
+
 /** What a cover <img> shows: its file, its natural width, its box. */
 function shown(page: Page, selector: string) {
   return page
@@ -93,6 +114,7 @@ describe.each([375, 1280])('covers at %i px', (width) => {
     expect(Math.abs(cover.height - (cover.width * 630) / 1200)).toBeLessThan(1.5);
     expect(cover.top).toBeLessThan(800 * 1.5);
     expect(await layoutShift(page)).toBe(0);
+    expectCoverShape(await reservedBoxes(ARTICLE, '.article-cover img', width), 'the article cover, its file not arrived');
     // The related articles' covers, below the fold, wait for the reader.
     const related = await page.locator('.related .card-cover img').count();
     expect(related).toBeGreaterThan(0);
@@ -122,6 +144,7 @@ describe.each([375, 1280])('covers at %i px', (width) => {
       expect(first.complete && first.naturalWidth > 0, path).toBe(true);
       expect(Math.abs(first.height - (first.width * 630) / 1200), path).toBeLessThan(1.5);
       expect(await layoutShift(page), path).toBe(0);
+      expectCoverShape(await reservedBoxes(path, selector, width), `${path}, the cover files not arrived`);
       // Every card has one.
       expect(await page.locator('main .card:not(:has(.card-cover))').count(), path).toBe(0);
       await page.close();
