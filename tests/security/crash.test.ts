@@ -2,7 +2,7 @@
  * Issue 14: never a broken moment. `felt build` is killed with SIGKILL at
  * each of its stages (FELT_CRASH_AT, site/build/crashPoints.ts) and at
  * random moments while it renders, in incremental and in full rebuilds of a
- * site of a few hundred articles. After every kill, what dist/ serves is,
+ * site of a couple of hundred articles. After every kill, what dist/ serves is,
  * byte for byte, the previous build or the new one, and whole (every page a
  * whole document, every JSON file parses, every internal link, asset,
  * sitemap and feed entry resolves); `felt serve` serves it. The next build
@@ -25,7 +25,12 @@ import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
 
 const SITE_URL = 'https://fixture.example';
-const ARTICLES = 300;
+/**
+ * Articles the site starts with, and how many each round adds: the site grows by a round's articles with every kill
+ * (22 rounds), and each round builds it three times (the reference, the killed build, the finishing one).
+ */
+const ARTICLES = 150;
+const NEW_PER_ROUND = 10;
 /** Every build of the test has the same time, so two builds of the same content are the same bytes. */
 const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
 
@@ -78,11 +83,11 @@ let base: string;
 let out: string;
 let round = 0;
 
-/** One nightly change: 20 new articles dated after all others, 3 edited, 2 deleted. */
+/** One nightly change: NEW_PER_ROUND new articles dated after all others, 3 edited, 2 deleted. */
 async function changeContent(): Promise<void> {
   round++;
   const folder = path.join(content, 'articles', 'en_US');
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < NEW_PER_ROUND; i++) {
     const slug = `round-${round}-${i}`;
     await writeFile(
       path.join(folder, `${slug}.md`),
@@ -101,6 +106,9 @@ async function changeContent(): Promise<void> {
       articleSource(`bulk-${(round * 11 + 11 + i) % ARTICLES}-gone`, `Soon Gone ${round} ${i}`),
     );
 }
+
+/** The newest article of this round's change. */
+const newestSlug = () => `round-${round}-${NEW_PER_ROUND - 1}`;
 
 /** A cold build of the same content in another folder: the exact bytes the new build must serve. */
 async function reference(): Promise<Tree> {
@@ -124,7 +132,7 @@ async function expectWhole(previous: Tree, next: Tree, what: string): Promise<'p
   const server = await startServer({ root: out, port: 0 });
   try {
     expect((await fetch(`${server.url}/`)).status, what).toBe(200);
-    const newest = `/articles/round-${round}-19`;
+    const newest = `/articles/${newestSlug()}`;
     expect((await fetch(server.url + newest)).status, what).toBe(state === 'new' ? 200 : 404);
   } finally {
     await server.close();
@@ -325,7 +333,7 @@ describe("an older felt's plain dist/ killed while the build moves it into its f
       expect(again.code, again.stderr).toBe(0);
       expect((await lstat(dir)).isSymbolicLink()).toBe(true);
       expect(linkProblems(await siteFilesOf(dir), SITE_URL)).toEqual([]);
-      expect(await readFile(path.join(dir, 'articles', `round-${round}-19`, 'index.html'), 'utf8')).toContain(`Round ${round} Article 19`);
+      expect(await readFile(path.join(dir, 'articles', newestSlug(), 'index.html'), 'utf8')).toContain(`Round ${round} Article ${NEW_PER_ROUND - 1}`);
       expect((await readdir(`${dir}.releases`)).filter((name) => name.startsWith('.'))).toEqual([]);
       expect((await readdir(project)).filter((name) => name.startsWith('dist') && name !== 'dist' && name !== 'dist.releases')).toEqual([]);
     },
