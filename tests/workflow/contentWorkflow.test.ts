@@ -249,7 +249,7 @@ describe('the content workflow, step by step', () => {
       expect(summary).toMatch(/publish: 0 copied to production/);
       expect(summary).toMatch(/batches collected: 0 of 0/);
       expect(summary).toMatch(/batches submitted for the next night: en_US 2 articles \(batch_\w+\)/);
-    }, 120_000);
+    }, 600_000);
 
     it("night B collects night A's batches: their articles are published, built and deployed; tonight's are submitted", async () => {
       const { summary, checkout, verdict } = await night('night-b', cache(), batchEnv);
@@ -273,6 +273,6 @@ describe('the content workflow, step by step', () => {
       expect(summary).toMatch(/publish: 6 copied to production/);
       expect(summary).toMatch(/batches collected: 3 of 3/);
       expect(summary).toMatch(/batches submitted for the next night: en_US 2 articles/);
-    }, 120_000);
+    }, 600_000);
   });
 });
