@@ -39,29 +39,38 @@ describe('search index size', () => {
   );
 
   it.each(SIZES)(
-    'a rebuild after 20 new articles at %i tokenises the 20, not the whole index: a fraction of its CPU',
+    'a rebuild after 20 new articles at %i tokenises the 20, not the whole index',
     async (n) => {
       const { syntheticCorpus } = await import('./searchBytes.ts');
       const { planSearchIndex } = await import('../../site/indexes/searchIndex.ts');
       const corpus = syntheticCorpus(n + 20);
       const sources = (k: number) => corpus.slice(0, k).map((e) => ({ slug: e.slug, key: `${e.slug}:${e.date}` }));
-      const cpu = <T>(run: () => T) => {
+      // The articles the index asks for are the ones it tokenises. Counted, not timed: a CPU-time ratio (this test's
+      // assertion until 2026-11-28) failed at 1,000 articles on a loaded machine, where both runs take tens of ms.
+      let asked = 0;
+      const article = (i: number) => {
+        asked++;
+        return corpus[i]!;
+      };
+      const run = <T>(plan: () => T) => {
+        asked = 0;
         const start = process.cpuUsage();
-        const result = run();
+        const result = plan();
         const used = process.cpuUsage(start);
-        return { ms: Math.round((used.user + used.system) / 1000), result };
+        return { asked, ms: Math.round((used.user + used.system) / 1000), result };
       };
       // What the build keeps between runs: the base state, as JSON.
-      const state = JSON.stringify(planSearchIndex(sources(n), (i) => corpus[i]!).state);
-      const whole = cpu(() => planSearchIndex(sources(n + 20), (i) => corpus[i]!));
-      const delta = cpu(() => planSearchIndex(sources(n + 20), (i) => corpus[i]!, JSON.parse(state)));
+      const state = JSON.stringify(planSearchIndex(sources(n), article).state);
+      const whole = run(() => planSearchIndex(sources(n + 20), article));
+      const delta = run(() => planSearchIndex(sources(n + 20), article, JSON.parse(state)));
       console.log(
-        `search index at ${n} + 20 articles: whole ${whole.ms} ms CPU, ${whole.result.files.length} files; ` +
-          `delta ${delta.ms} ms CPU (base state read included), ${delta.result.files.length} files made, ${delta.result.kept.length} kept`,
+        `search index at ${n} + 20 articles: whole ${whole.ms} ms CPU, ${whole.asked} articles read, ${whole.result.files.length} files; ` +
+          `delta ${delta.ms} ms CPU (base state read included), ${delta.asked} articles read, ${delta.result.files.length} files made, ${delta.result.kept.length} kept`,
       );
+      expect(whole.asked).toBe(n + 20);
+      expect(delta.asked).toBe(20);
       expect(delta.result.delta).toBe(20);
       expect(delta.result.files.length).toBeLessThan(100);
-      expect(delta.ms).toBeLessThan(whole.ms / 3);
     },
     240_000,
   );
