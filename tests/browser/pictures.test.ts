@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { open, startSite, until, type Site } from './helpers.ts';
+import { COVER_HEIGHT, COVER_WIDTH } from '../../site/pictures/coverSizes.ts';
 
 let site: Site;
 
@@ -71,12 +72,16 @@ async function reservedBoxes(pagePath: string, selector: string, width: number):
   return boxes;
 }
 
-function expectCoverShape(boxes: { width: number; height: number }[], what: string): void {
+/** A cover's box has the cover's shape (COVER_WIDTH:COVER_HEIGHT) to within a pixel and a half. */
+function expectCoverShape(box: { width: number; height: number }, what?: string): void {
+  expect(box.width, what).toBeGreaterThan(0);
+  expect(Math.abs(box.height - (box.width * COVER_HEIGHT) / COVER_WIDTH), what).toBeLessThan(1.5);
+}
+
+/** reservedBoxes() found boxes, each of the cover's shape. */
+function expectReserved(boxes: { width: number; height: number }[], what: string): void {
   expect(boxes.length, what).toBeGreaterThan(0);
-  for (const box of boxes) {
-    expect(box.width, what).toBeGreaterThan(0);
-    expect(Math.abs(box.height - (box.width * 630) / 1200), what).toBeLessThan(1.5);
-  }
+  for (const box of boxes) expectCoverShape(box, what);
 }
 
 /** What a cover <img> shows: its file, its natural width, its box. */
@@ -111,10 +116,10 @@ describe.each([375, 1280])('covers at %i px', (width) => {
     expect(types.get(cover.src)).toBe('image/svg+xml');
     expect(cover.complete && cover.naturalWidth).toBe(1200);
     expect(cover.width).toBeGreaterThan(width / 2);
-    expect(Math.abs(cover.height - (cover.width * 630) / 1200)).toBeLessThan(1.5);
+    expectCoverShape(cover);
     expect(cover.top).toBeLessThan(800 * 1.5);
     expect(await layoutShift(page)).toBe(0);
-    expectCoverShape(await reservedBoxes(ARTICLE, '.article-cover img', width), 'the article cover, its file not arrived');
+    expectReserved(await reservedBoxes(ARTICLE, '.article-cover img', width), 'the article cover, its file not arrived');
     // The related articles' covers, below the fold, wait for the reader.
     const related = await page.locator('.related .card-cover img').count();
     expect(related).toBeGreaterThan(0);
@@ -142,9 +147,9 @@ describe.each([375, 1280])('covers at %i px', (width) => {
       const first = await shown(page, selector);
       expect(first.src, path).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
       expect(first.complete && first.naturalWidth > 0, path).toBe(true);
-      expect(Math.abs(first.height - (first.width * 630) / 1200), path).toBeLessThan(1.5);
+      expectCoverShape(first, path);
       expect(await layoutShift(page), path).toBe(0);
-      expectCoverShape(await reservedBoxes(path, selector, width), `${path}, the cover files not arrived`);
+      expectReserved(await reservedBoxes(path, selector, width), `${path}, the cover files not arrived`);
       // Every card has one.
       expect(await page.locator('main .card:not(:has(.card-cover))').count(), path).toBe(0);
       await page.close();
