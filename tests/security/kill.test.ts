@@ -2,7 +2,7 @@
  * Issue 6, item 4 (first half): work killed with SIGKILL midway loses
  * nothing and breaks nothing.
  *
- * - `felt build` killed while it writes a 3,000-article site: the previous
+ * - `felt build` killed while it writes a 1,000-article site: the previous
  *   dist/ is complete, byte for byte, and served; the unfinished release it leaves is
  *   not served and the next build succeeds.
  * - `felt pull` killed midway: every article file in content/ is whole
@@ -96,6 +96,7 @@ function rawStatus(base: string, pathname: string): Promise<{ status: number; bo
 }
 
 describe('felt build killed with SIGKILL midway', () => {
+  const BIG = 1000;
   it('leaves the previous dist/ complete and served; what it leaves unfinished is never served', async () => {
     const base = await tempDir('felt-kill-build-');
     const smallContent = await fixtureCopy();
@@ -103,11 +104,11 @@ describe('felt build killed with SIGKILL midway', () => {
     await buildSite({ contentDir: smallContent, outDir: out });
     const before = await digestTree(out);
 
-    // ~3,000 small articles: long enough a build to be caught while it writes.
+    // 1,000 small articles (about 1,200 pages): long enough a build to be caught while it writes its first 200.
     const bigContent = await fixtureCopy();
     const folder = path.join(bigContent, 'articles', 'en_US');
     await Promise.all(
-      Array.from({ length: 3000 }, (_, i) =>
+      Array.from({ length: BIG }, (_, i) =>
         writeFile(
           path.join(folder, `bulk-${i}.md`),
           articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text of the article. '.repeat(40)}\n`),
@@ -158,7 +159,7 @@ describe('felt build killed with SIGKILL midway', () => {
 });
 
 describe('felt build killed with SIGKILL while it makes an incremental release', () => {
-  const LATE = 2000;
+  const LATE = 1000;
   it('leaves only whole files in dist/, keeps serving, and the next build finishes the commit', async () => {
     const base = await tempDir('felt-kill-commit-');
     const content = await fixtureCopy();
