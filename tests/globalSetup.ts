@@ -4,8 +4,8 @@
  * thousands a run. FELT_KEEP_TEST_TMP=1 keeps it (its path is printed) to look at what a failed test left.
  *
  * The folder is in memory (/dev/shm) where the machine has one with room to spare: the tests write, link and delete
- * hundreds of thousands of small files that no one reads after the run, and on a disk the kernel's write-back of
- * them competed with the tests for the two cores. FELT_TEST_TMP names another parent folder.
+ * hundreds of thousands of small files that no one reads after the run. A full run with them on the disk spent 7.0
+ * minutes of system time in 932 s; the next, here, 5.9 minutes in 877 s. FELT_TEST_TMP names another parent folder.
  */
 import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import os from 'node:os';
