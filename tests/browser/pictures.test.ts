@@ -50,7 +50,7 @@ async function layoutShift(page: Page): Promise<{ sum: number; sources: string[]
       new Promise<{ sum: number; sources: string[] }>((resolve) => {
         let sum = 0;
         const sources: string[] = [];
-        const describe = (node: Node | null) =>
+        const label = (node: Node | null) =>
           node instanceof Element
             ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}`
             : String(node?.nodeName);
@@ -65,7 +65,7 @@ async function layoutShift(page: Page): Promise<{ sum: number; sources: string[]
             sum += entry.value;
             for (const source of entry.sources ?? [])
               sources.push(
-                `${describe(source.node)} at ${Math.round(entry.startTime)} ms: ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`,
+                `${label(source.node)} at ${Math.round(entry.startTime)} ms: ${JSON.stringify(source.previousRect)} -> ${JSON.stringify(source.currentRect)}`,
               );
           }
         }).observe({ type: 'layout-shift', buffered: true });

@@ -12,6 +12,7 @@ import { mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promise
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pull } from '../../cli/pull.ts';
+import { RESTORE_ABOVE } from '../../cli/snapshot.ts';
 import { createReporter } from '../../cli/report.ts';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
 import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
@@ -159,9 +160,9 @@ describe('felt pull --snapshot', () => {
     gcs.put(BUCKET, 'state/articles-ru_RU.json', '{"format": "felt-state/1", "locale": "ru_RU"', { contentType: 'application/json' });
     const pack = gcs.buckets.get(BUCKET)!.get('state/articles-tr_TR.pack.gz')!;
     pack.data = Buffer.concat([pack.data.subarray(0, 100), Buffer.from('garbage')]);
-    // 60 articles gone from each of the two locales: past the 50 from which a pull reads the pack. (Downloading the
+    // Articles gone from each of the two locales, past the count from which a pull reads the pack. (Downloading the
     // whole locales the slow way proves nothing more, at 6,666 GETs.)
-    const GONE = 60;
+    const GONE = RESTORE_ABOVE + 10;
     for (const locale of ['ru_RU', 'tr_TR'])
       for (let n = 100; n < 100 + GONE; n++) await rm(path.join(fixture.contentDir, 'articles', locale, `article-${n}.md`));
     gcs.resetLog();
