@@ -8,6 +8,14 @@
  * is not whole before it is all there), the nightly one (20 new
  * articles, 3 edited, 2 deleted, with --delete); then a deploy killed with
  * SIGKILL midway is rerun and leaves the bucket equal to dist/.
+ *
+ * The two articles deleted a night are neighbours, so one is in the other's
+ * related list, and on night 3 (bulk-95 and bulk-96, near the end of their
+ * listing) each is in the other's: between their deletions the one left
+ * links to the one gone, which no order avoids. linkProblems lets only that
+ * through (`going`: the bucket's objects the new dist/ does not have). The
+ * last test, on a bucket of its own, shows a deleted page going before the
+ * deleted page it links to, and that circle as the one moment left.
  */
 import { gunzipSync } from 'node:zlib';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -40,7 +48,7 @@ beforeAll(async () => {
   }
   const folder = path.join(fixture.contentDir, 'articles', 'en_US');
   await Promise.all(
-    Array.from({ length: 200 }, (_, i) =>
+    Array.from({ length: 120 }, (_, i) =>
       writeFile(
         path.join(folder, `bulk-${i}.md`),
         articleSource(`bulk-${i}`, `Bulk Article ${i}`, 'en_US', `Intro ${i}.\n\n## One\n\n${'Text. '.repeat(30)}\n`),
@@ -64,10 +72,10 @@ const quiet = () => {
 
 /** The bucket's objects as a visitor gets them (gzip-encoded ones decoded), cached per generation. */
 const decoded = new Map<string, Buffer>();
-function bucketFiles(): Map<string, Buffer> {
+function bucketFiles(bucket = BUCKET): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const [name, object] of gcs.buckets.get(BUCKET) ?? []) {
-    const key = `${name}@${object.generation}`;
+  for (const [name, object] of gcs.buckets.get(bucket) ?? []) {
+    const key = `${bucket}/${name}@${object.generation}`;
     let bytes = decoded.get(key);
     if (!bytes) decoded.set(key, (bytes = object.contentEncoding === 'gzip' ? gunzipSync(object.data) : object.data));
     files.set(name, bytes);
@@ -75,15 +83,21 @@ function bucketFiles(): Map<string, Buffer> {
   return files;
 }
 
-/** Checks every state of the bucket while `work` runs; returns the problems of the first broken one. */
-async function watchEveryState(work: () => Promise<unknown>): Promise<{ snapshots: number; firstBroken?: string[] }> {
+/** What a deploy of dist/ with --delete removes from the bucket as it is now. */
+async function goingNow(): Promise<Set<string>> {
+  const local = await siteFilesOf(dist);
+  return new Set([...(gcs.buckets.get(BUCKET)?.keys() ?? [])].filter((name) => !local.has(name)));
+}
+
+/** Checks every state of the bucket while `work` runs (a deploy removing `going`); returns the problems of the first broken one. */
+async function watchEveryState(work: () => Promise<unknown>, going: ReadonlySet<string>): Promise<{ snapshots: number; firstBroken?: string[] }> {
   let snapshots = 0;
   let firstBroken: string[] | undefined;
   gcs.afterChange = (bucket) => {
     if (bucket !== BUCKET) return;
     snapshots++;
     deployTally.snapshots++;
-    const problems = linkProblems(bucketFiles(), SITE_URL);
+    const problems = linkProblems(bucketFiles(), SITE_URL, going);
     if (problems.length) {
       deployTally.broken++;
       firstBroken ??= problems.slice(0, 5);
@@ -112,7 +126,8 @@ async function nightly(round: number): Promise<void> {
     const file = path.join(folder, `bulk-${round * 10 + i}.md`);
     await writeFile(file, (await readFile(file, 'utf8')) + `\nEdited on night ${round}.\n`);
   }
-  for (let i = 0; i < 2; i++) await rm(path.join(folder, `bulk-${100 + round * 10 + i}.md`));
+  // Neighbours in their listing (bulk-85 and bulk-86 on night 1), never among the edited ones.
+  for (let i = 0; i < 2; i++) await rm(path.join(folder, `bulk-${80 + round * 5 + i}.md`));
   await buildSite({ contentDir: fixture.contentDir, outDir: dist, now: NOW });
 }
 
@@ -128,8 +143,9 @@ describe('felt deploy in link order', () => {
   it('the nightly deploy (new, edited and deleted articles, --delete): every state of the bucket is whole, and the bucket ends equal to dist/', async () => {
     for (const round of [1, 2]) {
       await nightly(round);
-      const watched = await watchEveryState(() =>
-        deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+      const watched = await watchEveryState(
+        () => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+        await goingNow(),
       );
       expect(watched.snapshots).toBeGreaterThan(20);
       expect(watched.firstBroken, `night ${round}`).toBeUndefined();
@@ -144,6 +160,7 @@ describe('felt deploy in link order', () => {
     await ensureCompiled();
     await nightly(3);
     const env = cleanEnv({});
+    const going = await goingNow();
     let killed = false;
     let child: { kill(signal: NodeJS.Signals): boolean } | undefined;
     let changes = 0;
@@ -162,11 +179,12 @@ describe('felt deploy in link order', () => {
         onSpawn: (spawned) => (child = spawned),
       });
       expect(run.signal).toBe('SIGKILL');
-    });
+    }, going);
     expect(killed).toBe(true);
     expect(watched.firstBroken).toBeUndefined();
-    const rerun = await watchEveryState(() =>
-      deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+    const rerun = await watchEveryState(
+      () => deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: BUCKET, storage: storage(), delete: true, reporter: quiet() }),
+      await goingNow(),
     );
     expect(rerun.firstBroken).toBeUndefined();
     const local = await siteFilesOf(dist);
@@ -208,4 +226,56 @@ describe('felt deploy in link order', () => {
     expect((await readdir(`${dist}.releases`)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
     expect((await readdir(`${dist}.releases`)).filter((name) => name.startsWith('.lease-'))).toEqual([]);
   }, 180_000);
+
+  it('a deleted page goes before the deleted pages it links to; two that link each other go together', async () => {
+    const page = (...links: string[]) => `<!doctype html><html><body>${links.map((link) => `<a href="${link}">x</a>`).join('')}</body></html>`;
+    const release = async (folder: string, pages: Record<string, string>) => {
+      for (const [name, html] of Object.entries(pages)) {
+        const data = path.join(folder, 'page-data', name === 'index' ? 'index' : name, 'page-data.json');
+        await mkdir(path.dirname(data), { recursive: true });
+        await writeFile(data, '{}');
+        await mkdir(path.join(folder, name === 'index' ? '' : name), { recursive: true });
+        await writeFile(path.join(folder, name === 'index' ? '' : name, 'index.html'), html);
+      }
+      return folder;
+    };
+    // b links to a (a comes first by name), c and d to each other.
+    const old = await release(path.join(fixture.root, 'order-old'), {
+      index: page('/articles/a', '/articles/b', '/articles/c', '/articles/d'),
+      'articles/a': page(),
+      'articles/b': page('/articles/a'),
+      'articles/c': page('/articles/d'),
+      'articles/d': page('/articles/c'),
+    });
+    const run = (distDir: string) =>
+      deploy({ contentDir: fixture.contentDir, distDir, bucket: 'felt-order', storage: storage(), delete: true, yes: true, reporter: quiet() });
+    await run(old);
+    const going = new Set([...gcs.buckets.get('felt-order')!.keys()].filter((name) => name !== 'index.html' && name !== 'page-data/index/page-data.json'));
+    const deleted: string[] = [];
+    const problems: string[] = [];
+    const strict: string[] = [];
+    let before = new Set(gcs.buckets.get('felt-order')!.keys());
+    gcs.afterChange = (bucket) => {
+      if (bucket !== 'felt-order') return;
+      const now = new Set(gcs.buckets.get(bucket)!.keys());
+      deleted.push(...[...before].filter((name) => !now.has(name)));
+      before = now;
+      problems.push(...linkProblems(bucketFiles(bucket), SITE_URL, going));
+      strict.push(...linkProblems(bucketFiles(bucket), SITE_URL));
+    };
+    try {
+      await run(await release(path.join(fixture.root, 'order-new'), { index: page() }));
+    } finally {
+      gcs.afterChange = undefined;
+    }
+    expect(problems).toEqual([]);
+    // Without `going`, the one moment left: c or d, deleted, and the other still there linking to it.
+    expect(strict.length).toBeGreaterThan(0);
+    expect(strict.filter((problem) => !/^articles\/[cd]\/index\.html: links to \/articles\/[cd], which is missing$/.test(problem))).toEqual([]);
+    const pages = deleted.filter((name) => name.endsWith('.html'));
+    expect(pages.indexOf('articles/b/index.html')).toBeLessThan(pages.indexOf('articles/a/index.html'));
+    // Pages first, then their page data.
+    expect(deleted.slice(0, 4).sort()).toEqual(['articles/a/index.html', 'articles/b/index.html', 'articles/c/index.html', 'articles/d/index.html']);
+    expect(deleted).toHaveLength(8);
+  });
 });
