@@ -306,12 +306,10 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
         `Give the deploying account storage.buckets.get and storage.buckets.update, or run: gcloud storage buckets update gs://${bucket.name} --web-main-page-suffix=index.html --web-error-page=404.html`,
     );
   }
-  // Old files go last, referrers first (deployOrder.ts), so a visitor mid-deploy never meets a page whose assets are gone,
-  // and a page before the deleted pages it links to (read from the bucket when two or more pages go).
+  // Old files go last, referrers first (deployOrder.ts), so a visitor mid-deploy never meets a page whose assets are gone.
   // A retried deletion whose first try went through finds nothing: gone is what was asked.
   const remove = (name: string) => bucket.delete(name).catch((error: unknown) => (isNotFound(error) ? undefined : Promise.reject(error)));
-  const links = await linksAmong(result.remove, (name) => limit(() => bucket.read(name)), project.settings.url);
-  for (const round of deletionRounds(result.remove, links)) await Promise.all(round.map((name) => attempt(name, 'deleted', () => remove(name))));
+  for (const round of deletionRounds(result.remove)) await Promise.all(round.map((name) => attempt(name, 'deleted', () => remove(name))));
   progress.done();
   for (const list of [result.uploaded, result.patched, result.deleted]) list.sort();
   return result;
@@ -327,28 +325,6 @@ function checkDeleteShare(deletions: number, objects: number, location: string, 
     `--delete would remove ${deletions} of the ${objects} objects in ${location} (${Math.round((deletions * 100) / objects)}%), more than --max-delete ${maxPercent}%`,
     { hint: 'check --dist and the bucket, then rerun with --yes, or raise --max-delete' },
   );
-}
-
-/**
- * What each page (or sitemap, feed) being deleted links to among the deletions, from its stored text; none
- * when fewer than two go. A page that cannot be read links to nothing here: only its place in the order is lost.
- */
-async function linksAmong(names: string[], read: (name: string) => Promise<Buffer>, siteUrl: string): Promise<(name: string) => Set<string>> {
-  const pages = names.filter((name) => /\.(?:html|xml)$/.test(name));
-  const texts = new Map<string, string>();
-  if (pages.length > 1)
-    await Promise.all(
-      pages.map(async (name) => {
-        try {
-          // A gzip-encoded object comes decompressed: the GCS client's download() decompresses by default.
-          texts.set(name, (await read(name)).toString('utf8'));
-        } catch {
-          // Ordered by name and kind only.
-        }
-      }),
-    );
-  const going = new Set(names);
-  return (name) => (texts.has(name) ? referencesOf(name, texts.get(name)!, siteUrl, (other) => going.has(other), names) : new Set());
 }
 
 /** What each upload waits for: the uploads of the new objects it names. */

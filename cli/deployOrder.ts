@@ -10,11 +10,7 @@
  *
  * Deletions come after every upload, referrers first: pages, sitemaps and
  * feeds, then page data and other JSON, then assets, so a page about to be
- * deleted never outlives what it links to. Among the pages deleted, one
- * that links to another goes before it. Pages that link to each other in a
- * circle (two neighbouring articles, each in the other's related list) go
- * together, and one of them links to the other, gone, until its own
- * deletion: only a stale address reaches it then.
+ * deleted never outlives what it links to.
  */
 import path from 'node:path';
 
@@ -119,87 +115,10 @@ export function uploadDependencies(
   return { waitsFor, cycles };
 }
 
-/**
- * Deletion rounds, referrers first: pages and indexes, then page data and JSON, then everything else.
- * With `references` (the names an object links to), the pages and indexes are split further: one that
- * links to another goes in an earlier round, and those that link to each other in a circle share one.
- * A run of deleted neighbours that each link to the next is then deleted one at a time.
- */
-export function deletionRounds(names: string[], references?: (name: string) => Iterable<string>): string[][] {
+/** Deletion rounds, referrers first: pages and indexes, then page data and JSON, then everything else. */
+export function deletionRounds(names: string[]): string[][] {
   const rank = (name: string) => (/\.(?:html|xml)$/.test(name) ? 0 : path.posix.extname(name) === '.json' ? 1 : 2);
-  const ranked: string[][] = [[], [], []];
-  for (const name of names) ranked[rank(name)]!.push(name);
-  const [pages, data, rest] = ranked as [string[], string[], string[]];
-  return [...(references ? pageRounds(pages, references) : [pages]), data, rest].filter((round) => round.length);
-}
-
-/**
- * The pages in rounds by their links among themselves: each page's round is after those of the pages
- * that link to it, the pages of a circle (a strongly connected component) in one round.
- */
-function pageRounds(pages: string[], references: (name: string) => Iterable<string>): string[][] {
-  const set = new Set(pages);
-  const edges = new Map<string, string[]>();
-  for (const name of pages)
-    edges.set(
-      name,
-      [...new Set(references(name))].filter((target) => target !== name && set.has(target)),
-    );
-  // Tarjan's components, without recursion (a run of thousands of deleted articles must not overflow the stack);
-  // they come out each after every component it links to.
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const component = new Map<string, number>();
-  const components: string[][] = [];
-  for (const root of pages) {
-    if (index.has(root)) continue;
-    const frames: { name: string; next: number }[] = [{ name: root, next: 0 }];
-    index.set(root, index.size);
-    low.set(root, index.get(root)!);
-    stack.push(root);
-    onStack.add(root);
-    while (frames.length) {
-      const frame = frames[frames.length - 1]!;
-      const targets = edges.get(frame.name)!;
-      if (frame.next < targets.length) {
-        const target = targets[frame.next++]!;
-        if (!index.has(target)) {
-          index.set(target, index.size);
-          low.set(target, index.get(target)!);
-          stack.push(target);
-          onStack.add(target);
-          frames.push({ name: target, next: 0 });
-        } else if (onStack.has(target)) low.set(frame.name, Math.min(low.get(frame.name)!, index.get(target)!));
-        continue;
-      }
-      frames.pop();
-      const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.name, Math.min(low.get(parent.name)!, low.get(frame.name)!));
-      if (low.get(frame.name) !== index.get(frame.name)) continue;
-      const members: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.set(member, components.length);
-        members.push(member);
-      } while (member !== frame.name);
-      components.push(members);
-    }
-  }
-  // Referrers first: walk the components from the last found (linked to by none found after it), each
-  // pushing the components it links to a round later.
-  const round = new Array<number>(components.length).fill(0);
-  for (let c = components.length - 1; c >= 0; c--)
-    for (const name of components[c]!)
-      for (const target of edges.get(name)!) {
-        const t = component.get(target)!;
-        if (t !== c) round[t] = Math.max(round[t]!, round[c]! + 1);
-      }
-  // Every round made before any is filled: a first page in a late round would leave a sparse array, slow to fill.
-  const rounds: string[][] = Array.from({ length: round.reduce((most, r) => Math.max(most, r), 0) + 1 }, () => []);
-  for (const name of pages) rounds[round[component.get(name)!]!]!.push(name);
-  return rounds;
+  const rounds: string[][] = [[], [], []];
+  for (const name of names) rounds[rank(name)]!.push(name);
+  return rounds.filter((round) => round.length);
 }
