@@ -27,6 +27,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { writeCorpus } from './corpus.mjs';
+import { describeMachine, machineState } from './machine.mjs';
 import { timed } from './timed.mjs';
 import { ensurePeers, writeEleventySite, writeHugoSite } from './peers.mjs';
 import { articlePageWeight, searchQueryCost } from './weights.mjs';
@@ -168,6 +169,8 @@ const needsPeers = (n) => n < 100_000 || values.peers;
 const peers = sizes.some(needsPeers) ? ensurePeers() : undefined;
 // The previous bench's folder (corpora and outputs) is moved aside now and deleted with the trash at the end.
 await discard(work);
+// The machine's speed at what moves every tool's wall time (bench/machine.mjs), before the builds and after them.
+const machineBefore = machineState();
 const all = [];
 for (const n of sizes) {
   const usePeers = needsPeers(n) ? peers : { hugo: false, eleventy: undefined };
@@ -175,10 +178,11 @@ for (const n of sizes) {
 }
 // Every build is measured: now what was moved aside can go.
 await rm(trash, { recursive: true, force: true });
+const machineAfter = machineState();
 
-console.log(
-  `\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)\n`,
-);
+console.log(`\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)`);
+console.log(`this machine before the builds: ${describeMachine(machineBefore)}`);
+console.log(`this machine after them:        ${describeMachine(machineAfter)}\n`);
 console.log('| articles | tool | wall (s) | peak memory (MB) | pages | felt / tool (wall) | felt / tool (memory) |');
 console.log('|---:|---|---:|---:|---:|---:|---:|');
 for (const { n, rows } of all) {

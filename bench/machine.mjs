@@ -1,0 +1,55 @@
+// How fast this machine is right now at the two things that move every build's wall time on it: starting a process,
+// and touching memory the process has not touched before. `npm run bench` prints both beside its tables.
+//
+// Why: on this project's machine (a virtual machine) a page of fresh memory costs a page fault that the host serves
+// slowly on some days. On 2026-11-29 a child that filled 400 MB of new Buffers took 2.2 s (104,890 minor faults,
+// about 20 µs each), where refilling one 4 MB Buffer as often took 0.15 s; `node -e 0` took 120 ms. On such a day a
+// tool pays for its peak memory in wall time: Hugo, which peaks at 1.5 GB at 10,000 articles, took 10.4 s for a
+// build it makes in 4.6 s on a quick day, and felt's +20 rebuild at 100,000 (400 MB, 150,000 faults) took 5-6 s
+// against 1.8-2.5 s. A table is read against the figures printed with it.
+//
+//   node bench/machine.mjs          prints them alone
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const FRESH_MB = 400;
+const CHUNK_MB = 4;
+
+/** Wall milliseconds of `node -e <code>` and its minor page faults, under /usr/bin/time. */
+function nodeRun(code) {
+  const started = process.hrtime.bigint();
+  const run = spawnSync('/usr/bin/time', ['-f', 'FAULTS %R', process.execPath, '-e', code], { encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const faults = Number(/FAULTS (\d+)/.exec(run.stderr ?? '')?.[1] ?? NaN);
+  return { ms, faults };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * The machine's state now: Node's start (median of five `node -e 0`), and the cost of fresh memory: a child that
+ * fills FRESH_MB of new Buffers, less one that fills a single Buffer as many times (the same writes, no new pages),
+ * median of three each.
+ */
+export function machineState() {
+  const nodeStartMs = median(
+    Array.from({ length: 5 }, () => {
+      const started = process.hrtime.bigint();
+      spawnSync(process.execPath, ['-e', '0']);
+      return Number(process.hrtime.bigint() - started) / 1e6;
+    }),
+  );
+  const chunks = FRESH_MB / CHUNK_MB;
+  const fresh = Array.from({ length: 3 }, () => nodeRun(`const a=[];for(let i=0;i<${chunks};i++)a.push(Buffer.alloc(${CHUNK_MB}<<20,1))`));
+  const reused = Array.from({ length: 3 }, () => nodeRun(`const b=Buffer.alloc(${CHUNK_MB}<<20);for(let i=0;i<${chunks};i++)b.fill(i)`));
+  const extraMs = median(fresh.map((r) => r.ms)) - median(reused.map((r) => r.ms));
+  const extraFaults = median(fresh.map((r) => r.faults)) - median(reused.map((r) => r.faults));
+  return { nodeStartMs, freshMsPer100MB: (extraMs * 100) / FRESH_MB, microsPerFault: (extraMs * 1000) / extraFaults };
+}
+
+/** One line for a bench's output. */
+export function describeMachine({ nodeStartMs, freshMsPer100MB, microsPerFault }) {
+  return `node -e 0: ${nodeStartMs.toFixed(0)} ms; fresh memory: ${freshMsPer100MB.toFixed(0)} ms per 100 MB touched (${microsPerFault.toFixed(1)} µs a page fault)`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeMachine(machineState()));
