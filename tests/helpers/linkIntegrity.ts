@@ -8,12 +8,13 @@
  *
  * Mid-deploy, `going` names the objects the deploy removes (the bucket's
  * that the new dist/ does not have). A page or sitemap among them may link
- * to another going page or sitemap already deleted: two neighbouring
- * articles deleted the same night can link each other, and no order of
- * their deletions avoids that moment; only a stale address reaches such a
- * page, and it goes next. That link, and only that, is let through: a going
- * page's assets and page data must still be there, and a page that stays
- * must link only to objects that exist.
+ * to another going page or sitemap already deleted: a deploy deletes its
+ * pages in one concurrent round (cli/deployOrder.ts), and two neighbouring
+ * articles deleted the same night link one or both ways; only a stale
+ * address reaches such a page, and it goes in the same round (no order
+ * would help the pair that link each other). That link, and only that, is
+ * let through: a going page's assets and page data must still be there,
+ * and a page that stays must link only to objects that exist.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
