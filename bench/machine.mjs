@@ -4,9 +4,9 @@
 // Why: on this project's machine (a virtual machine) a page of fresh memory costs a page fault that the host serves
 // slowly on some days. On 2026-11-29 a child that filled 400 MB of new Buffers took 2.2 s (104,890 minor faults,
 // about 20 µs each), where refilling one 4 MB Buffer as often took 0.15 s; `node -e 0` took 120 ms. On such a day a
-// tool pays for its peak memory in wall time: Hugo, which peaks at 1.5 GB at 10,000 articles, took 10.4 s for a
-// build it makes in 4.6 s on a quick day, and felt's +20 rebuild at 100,000 (400 MB, 150,000 faults) took 5-6 s
-// against 1.8-2.5 s. A table is read against the figures printed with it.
+// tool pays for its peak memory in wall time: Hugo, which peaks at 1.4-1.5 GB at 10,000 articles, took 10.4 and
+// 12.8 s (2026-11-28 and 29) for a build it makes in 4.6 s on a quick day, and felt's +20 rebuild at 100,000 (400 MB;
+// 151,000 faults with nothing new) took 5-6 s against 1.8-2.5 s. A table is read against the figures printed with it.
 //
 //   node bench/machine.mjs          prints them alone
 import { spawnSync } from 'node:child_process';
