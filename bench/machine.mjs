@@ -52,4 +52,10 @@ export function describeMachine({ nodeStartMs, freshMsPer100MB, microsPerFault }
   return `node -e 0: ${nodeStartMs.toFixed(0)} ms; fresh memory: ${freshMsPer100MB.toFixed(0)} ms per 100 MB touched (${microsPerFault.toFixed(1)} µs a page fault)`;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(describeMachine(machineState()));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.length > 2) {
+    console.log('usage: node bench/machine.mjs   (no options: prints how fast this machine starts Node and touches fresh memory)');
+    process.exit(process.argv[2] === '--help' ? 0 : 2);
+  }
+  console.log(describeMachine(machineState()));
+}
