@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeCorpus } from './corpus.mjs';
-import { timed } from './timed.mjs';
+import { median, timed } from './timed.mjs';
 
 const USAGE = `usage: node bench/ab.mjs --a <felt folder> --b <felt folder> [--articles 1000 | --content <folder>] [--pairs 6] [--work <folder>] [--keep] [-- <build options>]
 
@@ -60,7 +60,6 @@ mkdirSync(work, { recursive: true });
 const content = values.content ? path.resolve(values.content) : path.join(work, 'corpus', 'content');
 // felt keeps its caches beside the content folder (.felt-cache/).
 const cache = path.join(path.dirname(content), '.felt-cache');
-const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
 
 async function build(felt, out) {
   // Moved, not deleted: a deletion would slow the next build's file creation (run.mjs).

@@ -9,42 +9,31 @@
 // 151,000 faults with nothing new) took 5-6 s against 1.8-2.5 s. A table is read against the figures printed with it.
 //
 //   node bench/machine.mjs          prints them alone
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { median, timed } from './timed.mjs';
 
 const FRESH_MB = 400;
 const CHUNK_MB = 4;
 
-/** Wall milliseconds of `node -e <code>` and its minor page faults, under /usr/bin/time. */
-function nodeRun(code) {
-  const started = process.hrtime.bigint();
-  const run = spawnSync('/usr/bin/time', ['-f', 'FAULTS %R', process.execPath, '-e', code], { encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const faults = Number(/FAULTS (\d+)/.exec(run.stderr ?? '')?.[1] ?? NaN);
-  return { ms, faults };
+/** `node -e <code>`, three times: the median wall seconds and minor page faults. */
+async function nodeRun(code, times = 3) {
+  const runs = [];
+  for (let i = 0; i < times; i++) runs.push(await timed(process.execPath, ['-e', code]));
+  return { seconds: median(runs.map((r) => r.wall)), faults: median(runs.map((r) => r.minorFaults)) };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * The machine's state now: Node's start (median of five `node -e 0`), and the cost of fresh memory: a child that
  * fills FRESH_MB of new Buffers, less one that fills a single Buffer as many times (the same writes, no new pages),
  * median of three each.
  */
-export function machineState() {
-  const nodeStartMs = median(
-    Array.from({ length: 5 }, () => {
-      const started = process.hrtime.bigint();
-      spawnSync(process.execPath, ['-e', '0']);
-      return Number(process.hrtime.bigint() - started) / 1e6;
-    }),
-  );
+export async function machineState() {
+  const start = await nodeRun('0', 5);
   const chunks = FRESH_MB / CHUNK_MB;
-  const fresh = Array.from({ length: 3 }, () => nodeRun(`const a=[];for(let i=0;i<${chunks};i++)a.push(Buffer.alloc(${CHUNK_MB}<<20,1))`));
-  const reused = Array.from({ length: 3 }, () => nodeRun(`const b=Buffer.alloc(${CHUNK_MB}<<20);for(let i=0;i<${chunks};i++)b.fill(i)`));
-  const extraMs = median(fresh.map((r) => r.ms)) - median(reused.map((r) => r.ms));
-  const extraFaults = median(fresh.map((r) => r.faults)) - median(reused.map((r) => r.faults));
-  return { nodeStartMs, freshMsPer100MB: (extraMs * 100) / FRESH_MB, microsPerFault: (extraMs * 1000) / extraFaults };
+  const fresh = await nodeRun(`const a=[];for(let i=0;i<${chunks};i++)a.push(Buffer.alloc(${CHUNK_MB}<<20,1))`);
+  const reused = await nodeRun(`const b=Buffer.alloc(${CHUNK_MB}<<20);for(let i=0;i<${chunks};i++)b.fill(i)`);
+  const extraMs = (fresh.seconds - reused.seconds) * 1000;
+  return { nodeStartMs: start.seconds * 1000, freshMsPer100MB: (extraMs * 100) / FRESH_MB, microsPerFault: (extraMs * 1000) / (fresh.faults - reused.faults) };
 }
 
 /** One line for a bench's output. */
@@ -57,5 +46,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log('usage: node bench/machine.mjs   (no options: prints how fast this machine starts Node and touches fresh memory)');
     process.exit(process.argv[2] === '--help' ? 0 : 2);
   }
-  console.log(describeMachine(machineState()));
+  console.log(describeMachine(await machineState()));
 }

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { writeCorpus } from './corpus.mjs';
 import { describeMachine, machineState } from './machine.mjs';
-import { timed } from './timed.mjs';
+import { median, timed } from './timed.mjs';
 import { ensurePeers, writeEleventySite, writeHugoSite } from './peers.mjs';
 import { articlePageWeight, searchQueryCost } from './weights.mjs';
 
@@ -87,7 +87,6 @@ async function countHtml(dir) {
   return n;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 1) => x.toFixed(digits);
 
 async function benchSize(n, peers) {
@@ -170,7 +169,7 @@ const peers = sizes.some(needsPeers) ? ensurePeers() : undefined;
 // The previous bench's folder (corpora and outputs) is moved aside now and deleted with the trash at the end.
 await discard(work);
 // The machine's speed at what moves every tool's wall time (bench/machine.mjs), before the builds and after them.
-const machineBefore = machineState();
+const machineBefore = await machineState();
 const all = [];
 for (const n of sizes) {
   const usePeers = needsPeers(n) ? peers : { hugo: false, eleventy: undefined };
@@ -178,7 +177,7 @@ for (const n of sizes) {
 }
 // Every build is measured: now what was moved aside can go.
 await rm(trash, { recursive: true, force: true });
-const machineAfter = machineState();
+const machineAfter = await machineState();
 
 console.log(`\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)`);
 console.log(`this machine before the builds: ${describeMachine(machineBefore)}`);
