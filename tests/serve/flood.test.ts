@@ -97,6 +97,13 @@ describe('felt serve under a connection flood', () => {
   });
 
   it('closes a connection that sends no request within about 10 s, not a minute', async () => {
+    // The floods above end first: their late connection attempts (the kernel
+    // retries a SYN for 30 s and more) would otherwise keep arriving at the
+    // connection cap, where the oldest idle connection, this one once theirs
+    // have timed out, makes room for them and is closed without a 408.
+    for (const socket of sockets.splice(0)) socket.destroy();
+    for (let waited = 0; descriptors() > 64 && waited < 5000; waited += 100) await sleep(100);
+    expect(descriptors()).toBeLessThanOrEqual(64);
     const silent = net.connect({ port, host: '127.0.0.1', localAddress: '127.0.0.3' });
     const started = Date.now();
     const answer = await new Promise<{ text: string; ms: number }>((resolve) => {
@@ -107,5 +114,5 @@ describe('felt serve under a connection flood', () => {
     });
     expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer.ms).toBeLessThan(12_000);
-  }, 20_000);
+  }, 25_000);
 });
