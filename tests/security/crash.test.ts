@@ -142,9 +142,20 @@ async function expectWhole(previous: Tree, next: Tree, what: string): Promise<'p
   return state!;
 }
 
+/** What dist/ serves, as the last round left it (expectFinished saw it): the next round's previous site. */
+let lastFinished: Tree | undefined;
+
+/** The site dist/ serves now: the one the last round finished with (not read again), or read. */
+async function servedTree(): Promise<Tree> {
+  const known = lastFinished;
+  lastFinished = undefined;
+  return known ?? tree(out);
+}
+
 /** After a build that finished: the new site, and nothing left but the current and the previous release. */
 async function expectFinished(next: Tree, what: string): Promise<void> {
   expect(same(await tree(out), next), `${what}: the next build serves the new site`).toBe(true);
+  lastFinished = next;
   const releases = await readdir(`${out}.releases`);
   expect(
     releases.filter((name) => name.startsWith('.')),
@@ -192,7 +203,7 @@ describe('felt build killed at every stage', () => {
   it.each(cases)(
     '$mode rebuild killed at "$point": dist/ is the previous or the new site, whole; the next build finishes',
     async ({ point, mode }) => {
-      const previous = await tree(out);
+      const previous = await servedTree();
       await changeContent();
       const next = await reference();
       const args = ['build', '--content', content, '--out', out, ...(mode === 'full' ? ['--no-incremental'] : [])];
@@ -215,7 +226,7 @@ describe('felt build killed at random moments while it renders and swaps', () =>
   it.each(Array.from({ length: RANDOM_KILLS }, (_, i) => i))(
     'kill %i: dist/ is the previous or the new site, whole',
     async () => {
-      const previous = await tree(out);
+      const previous = await servedTree();
       await changeContent();
       const next = await reference();
       // A kill anywhere from Node's start to the swap of such a build, as long as the last one took (up to 80% of it:
