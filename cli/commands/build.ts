@@ -7,15 +7,7 @@ import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '
 import { createReporter } from '../report.ts';
 import { positiveInt } from './pipelineOptions.ts';
 import { FeltError } from '../../shared/errors.ts';
-import {
-  EAGER_WORKER_PAGES,
-  budgetOptimisation,
-  defaultThreads,
-  everyPageThreads,
-  startRenderWorkers,
-  stopStartedWorkers,
-  workerCount,
-} from '../../site/build/renderWorkers.ts';
+import { budgetOptimisation, defaultThreads, everyPageThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
   content: string;
@@ -68,10 +60,8 @@ Examples:
       // A small site renders every page on this thread alone (everyPageThreads says why); a rebuild decides by what changed.
       const threads = flags.threads ?? (rendersEveryPage ? everyPageThreads(contentDir) : undefined);
       const workers = workerCount(threads ?? defaultThreads());
+      // A rebuild starts none ahead: its first changed pages render on this thread, and workers only past them (build.ts).
       if (rendersEveryPage) startRenderWorkers(workers);
-      // A rebuild of a large site renders its changed pages on one worker while it finds them (build.ts): started now,
-      // it has loaded its modules by then (0.2-0.3 s that were the rebuild's last wait at 100,000 articles).
-      else if (workers > 0 && ((await import('../../site/build/buildCache.ts')).servedPageCount(outDir) ?? 0) >= EAGER_WORKER_PAGES) startRenderWorkers(1);
       // And, with no image cache, its share cards: on a thread of their own, while this one loads (earlyCards.ts).
       if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(contentDir);
       // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).

@@ -13,7 +13,6 @@
  * parse, where one string split at its separators takes a few milliseconds.
  */
 import crypto, { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { readStateText } from '../../shared/stateText.ts';
 export { feltCodeVersion } from './codeVersion.ts';
@@ -119,26 +118,6 @@ export function serializeManifest(manifest: BuildManifest): string {
   };
   return `${JSON.stringify(head)}\n${fieldText}${recorded.map(([, { slugs, tokens }]) => slugs + tokens).join('')}${END}`;
 }
-
-/** How many pages the release in outDir has, read from its manifest's first line alone; undefined without one. */
-export function servedPageCount(outDir: string): number | undefined {
-  let file: number | undefined;
-  try {
-    file = openSync(path.join(outDir, MANIFEST_FILE), 'r');
-    const start = Buffer.alloc(HEAD_READ);
-    const text = start.subarray(0, readSync(file, start, 0, HEAD_READ, 0)).toString('utf8');
-    const lineEnd = text.indexOf('\n');
-    const head = JSON.parse(text.slice(0, lineEnd)) as Partial<ManifestHead>;
-    return head.version === MANIFEST_VERSION && typeof head.pages === 'number' ? head.pages : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (file !== undefined) closeSync(file);
-  }
-}
-
-/** Enough for any manifest's first line: its counts, keys and, after an incremental build, its delta's names. */
-const HEAD_READ = 1 << 20;
 
 export function readManifest(outDir: string): BuildManifest | undefined {
   try {

@@ -37,16 +37,8 @@ export interface RenderPool {
 }
 
 export interface PoolOptions {
-  /** Most threads rendering, this one included (default: one per core); 1 renders on this thread unless `startWith` says otherwise. */
+  /** Most threads rendering, this one included (default: one per core); 1 renders on this thread. */
   threads?: number;
-  /**
-   * Start with this many workers and add the others only once `growAfter`
-   * pages have been asked for: a rebuild that changes a few pages of a big
-   * site renders them on one worker while the main thread works out the rest.
-   * Until then this thread renders nothing itself.
-   */
-  startWith?: number;
-  growAfter?: number;
   /**
    * While this says true, this thread renders a few pages at a time between
    * turns of its event loop: it has work under way on libuv's threads (the
@@ -86,13 +78,11 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   const folder: SinkFolder = output;
   const script = workerScript();
   const threads = options.threads ?? defaultThreads();
-  if (!script || (threads <= 1 && options.startWith === undefined)) {
+  if (!script || threads <= 1) {
     const writer = options.writeBeside ? writerScript() : undefined;
     return inlinePool(setup, writer ? new ThreadSink(writer, folder) : new FileSink(folder), covers, beside);
   }
-  const workers = Math.max(1, workerCount(threads));
-  const startWith = Math.max(1, Math.min(workers, options.startWith ?? workers));
-  return workerPool(script, setup, folder, { workers, startWith, growAfter: options.growAfter ?? 0, busy: options.busy }, covers, beside);
+  return workerPool(script, setup, folder, { workers: workerCount(threads), busy: options.busy }, covers, beside);
 }
 
 function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[], beside: BesideTask | undefined): RenderPool {
@@ -122,7 +112,7 @@ function workerPool(
   script: string,
   setup: RenderSetup,
   folder: SinkFolder,
-  sizes: { workers: number; startWith: number; growAfter: number; busy?: () => boolean },
+  sizes: { workers: number; busy?: () => boolean },
   covers: CoverSubject[],
   besideTask: BesideTask | undefined,
 ): RenderPool {
@@ -154,8 +144,7 @@ function workerPool(
     });
     return slot;
   };
-  const slots: Slot[] = Array.from({ length: sizes.startWith }, spawn);
-  let asked = 0;
+  const slots: Slot[] = Array.from({ length: sizes.workers }, spawn);
   let batch: PageSpec[] = [];
   let here: { render: ReturnType<typeof createPageRenderer>; sink: FileSink } | undefined;
   const renderHere = (pages: PageSpec[]) => {
@@ -177,36 +166,30 @@ function workerPool(
 
   const dispatch = async () => {
     if (batch.length === 0 && covers.length === 0) return;
-    while (slots.length < sizes.workers && asked >= sizes.growAfter) slots.push(spawn());
-    // Until a pool has grown, what it is asked for (at most growAfter pages)
-    // queues without waiting: the main thread keeps deciding what changed
-    // while its first worker starts up.
-    if (slots.length === sizes.workers || asked > sizes.growAfter) {
-      if (failure) throw failure;
-      if (beside) {
-        // Batches queue up until the workers have enough to render while this thread does the work beside;
-        // then the workers' messages are heard, and this batch joins their queue.
-        const ahead = Math.ceil(beside.pagesAhead / BATCH / slots.length);
-        if (slots.every((s) => s.inFlight >= ahead)) {
-          runBeside();
+    if (failure) throw failure;
+    if (beside) {
+      // Batches queue up until the workers have enough to render while this thread does the work beside;
+      // then the workers' messages are heard, and this batch joins their queue.
+      const ahead = Math.ceil(beside.pagesAhead / BATCH / slots.length);
+      if (slots.every((s) => s.inFlight >= ahead)) {
+        runBeside();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } else {
+      if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER)) {
+        // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
+        // workers' messages are heard (the build's loop only awaits promises, which never let them in). While
+        // work is under way on libuv's threads (busy), a few pages at a time: each of its steps waits for a turn
+        // of this thread's event loop, and a whole batch between two turns held the share cards up for seconds.
+        const step = sizes.busy?.() ? BUSY_STEP : batch.length;
+        for (let i = 0; i < batch.length; i += step) {
+          renderHere(batch.slice(i, i + step));
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
-      } else {
-        if (slots.every((s) => s.inFlight >= IN_FLIGHT_PER_WORKER)) {
-          // Every worker has its next batch waiting: this one is rendered here rather than waited for. Then the
-          // workers' messages are heard (the build's loop only awaits promises, which never let them in). While
-          // work is under way on libuv's threads (busy), a few pages at a time: each of its steps waits for a turn
-          // of this thread's event loop, and a whole batch between two turns held the share cards up for seconds.
-          const step = sizes.busy?.() ? BUSY_STEP : batch.length;
-          for (let i = 0; i < batch.length; i += step) {
-            renderHere(batch.slice(i, i + step));
-            await new Promise<void>((resolve) => setImmediate(resolve));
-          }
-          batch = [];
-          return;
-        }
-        await waitForRoom(IN_FLIGHT_PER_WORKER);
+        batch = [];
+        return;
       }
+      await waitForRoom(IN_FLIGHT_PER_WORKER);
     }
     const slot = slots.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
     slot.inFlight++;
@@ -215,13 +198,10 @@ function workerPool(
   };
 
   return {
-    get threads() {
-      // Once grown, this thread renders beside the workers.
-      return slots.length === sizes.workers ? slots.length + 1 : slots.length;
-    },
+    // This thread renders beside the workers.
+    threads: slots.length + 1,
     async render(spec) {
       if (failure) throw failure;
-      asked++;
       batch.push(spec);
       // A full batch goes out; so does a partial one when a worker would otherwise sit idle.
       if (batch.length >= BATCH || slots.some((s) => s.inFlight === 0)) await dispatch();

@@ -64,13 +64,6 @@ export function hasFewerArticles(contentDir: string, limit: number): boolean {
   return true;
 }
 
-/**
- * From this many pages on, working out which pages changed keeps the main thread busy for a while: an incremental
- * build renders changed pages on one worker meanwhile (build.ts), which `felt build` starts as it starts, with the
- * previous build's size read from its manifest (cli/commands/build.ts), so that its modules are loaded by then.
- */
-export const EAGER_WORKER_PAGES = 2000;
-
 /** Workers for `threads` rendering threads: the calling thread renders too (renderPool.ts). */
 export function workerCount(threads: number): number {
   return Math.max(0, threads - 1);
