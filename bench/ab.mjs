@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
 import { median, timed } from './timed.mjs';
 
@@ -21,30 +21,18 @@ const USAGE = `usage: node bench/ab.mjs --a <felt folder> --b <felt folder> [--a
   --pairs     builds of A and of B, alternating
   --work      the folder for the corpus and the outputs (default: a new one in the system's temporary folder)
   --keep      keep the work folder (deleted at the end otherwise)`;
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: {
-      a: { type: 'string' },
-      b: { type: 'string' },
-      articles: { type: 'string', default: '1000' },
-      content: { type: 'string' },
-      pairs: { type: 'string', default: '6' },
-      work: { type: 'string' },
-      keep: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-} catch (error) {
-  console.error(`${error.message}\n${USAGE}`);
-  process.exit(2);
-}
-const { values, positionals: buildOptions } = parsed;
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values, positionals: buildOptions } = benchArgs(USAGE, {
+  allowPositionals: true,
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string' },
+    articles: { type: 'string', default: '1000' },
+    content: { type: 'string' },
+    pairs: { type: 'string', default: '6' },
+    work: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
 if (!values.a || !values.b) {
   console.error(USAGE);
   process.exit(2);

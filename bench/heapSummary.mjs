@@ -4,12 +4,21 @@
 // with the edge that names it, so a structure's whole size (a Map and everything only it keeps alive) shows under
 // its name. --per N adds bytes per article. Weak edges do not retain, as in the DevTools.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.mjs';
 
-const { values, positionals } = parseArgs({
+const USAGE = `usage: node --max-old-space-size=8192 bench/heapSummary.mjs <file.heapsnapshot> [--min-mb 1] [--per 20000] [--depth 12]
+
+  --min-mb  the retained size, in MB, below which the dominator tree is cut (default 1)
+  --per     the articles the snapshot's site had: adds bytes per article to every size
+  --depth   how many levels of the dominator tree are printed (default 12)`;
+const { values, positionals } = benchArgs(USAGE, {
   allowPositionals: true,
   options: { 'min-mb': { type: 'string', default: '1' }, per: { type: 'string' }, depth: { type: 'string', default: '12' } },
 });
+if (positionals.length !== 1) {
+  console.error(`give one heap snapshot file\n\n${USAGE}`);
+  process.exit(2);
+}
 const snapshot = JSON.parse(readFileSync(positionals[0], 'utf8'));
 const {
   node_fields: nodeFields,

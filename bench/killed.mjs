@@ -7,13 +7,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
 import { timed } from './timed.mjs';
 
 const FELT = fileURLToPath(new URL('../bin/felt.js', import.meta.url));
-const { values } = parseArgs({ options: { articles: { type: 'string', default: '10000' }, work: { type: 'string' } } });
+const USAGE = `usage: node bench/killed.mjs [--articles 10000] [--work <folder>]
+
+  --articles  the size of the bench corpus the site is built from (default 10000)
+  --work      the folder for the corpus and the site (default: a new one in the system's temporary folder); deleted at the end`;
+const { values } = benchArgs(USAGE, { options: { articles: { type: 'string', default: '10000' }, work: { type: 'string' } } });
 const articles = Number(values.articles);
 const work = values.work ?? mkdtempSync(path.join(os.tmpdir(), 'felt-killed-'));
 const content = path.join(work, 'content');

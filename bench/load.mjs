@@ -16,14 +16,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { ensureTools } from '../scripts/tools.mjs';
+import { benchArgs } from './args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const felt = path.join(root, 'bin', 'felt.js');
-const autocannon = createRequire(path.join(ensureTools('load'), 'package.json'))('autocannon');
-const { values: flags } = parseArgs({
+const USAGE = `usage: node bench/load.mjs [--dir <built site> | --content <folder>] [--duration 30] [--connections 100]
+
+  --dir          an existing build to load (default: --content is built into a temporary folder, deleted at the end)
+  --content      the content folder to build when no --dir is given (default: the bundled content/)
+  --duration     seconds of load (default 30)
+  --connections  concurrent connections (default 100)`;
+// Parsed before the load tools are installed: a mistyped option should not cost an npm install first.
+const { values: flags } = benchArgs(USAGE, {
   options: {
     dir: { type: 'string' },
     content: { type: 'string', default: path.join(root, 'content') },
@@ -31,6 +37,7 @@ const { values: flags } = parseArgs({
     connections: { type: 'string', default: '100' },
   },
 });
+const autocannon = createRequire(path.join(ensureTools('load'), 'package.json'))('autocannon');
 const duration = Number(flags.duration);
 const connections = Number(flags.connections);
 

@@ -11,12 +11,20 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FELT = path.join(ROOT, 'bin', 'felt.js');
-const { values } = parseArgs({
+const USAGE = `usage: node bench/memory.mjs [--sizes 10000,50000,100000,200000] [--builds peak,heap] [--snapshot <stage>@<size>] [--search-index] [--work <folder>] [--keep]
+
+  --sizes         article counts to build, comma-separated (default 10000,50000,100000,200000)
+  --builds        the cold builds for each size, comma-separated (default peak): peak under /usr/bin/time, heap under bench/memoryMarks.mjs
+  --snapshot      a heap snapshot at that stage mark of the heap build at that size (summarise it with bench/heapSummary.mjs)
+  --search-index  also measure what the search index holds at once, for each size
+  --work          the folder for corpora and outputs (default: felt-memory in the system's temporary folder)
+  --keep          keep each size's corpus and output (deleted after each size otherwise)`;
+const { values } = benchArgs(USAGE, {
   options: {
     sizes: { type: 'string', default: '10000,50000,100000,200000' },
     builds: { type: 'string', default: 'peak' },

@@ -14,10 +14,24 @@
 //   npm run bench:night -- --profile DIR        each warm step under node --cpu-prof, profiles in DIR/{step}/
 //   npm run bench:night -- --content-only       publish → pull → check only (no builds, no deploys)
 //   npm run bench:night -- --deploy-dist DIST   one locale's warm deploy of a built DIST (bench/night/deployScale.ts); with --profile DIR, each deploy under --cpu-prof
-import { parseArgs } from 'node:util';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
+import { benchArgs } from './args.mjs';
 
-const { values } = parseArgs({
+const USAGE = `usage: npm run bench:night -- [--sizes 10000] [--new 20] [--no-fresh] [--work <folder>] [--keep] [--resume] [--serve] [--build-felt <felt.js>] [--profile <folder>] [--content-only] [--deploy-dist <dist>] [--json]
+
+  --sizes         article counts, comma-separated (default 10000; 100,000 takes long)
+  --new           new articles per locale a night (default 20; 500 makes a batch night)
+  --no-fresh      cold and warm nights only (the fresh runner's night is skipped)
+  --work          the folder for the run (default: felt-bench-night in the system's temporary folder)
+  --keep          keep the work folder and, after each night, the buckets (bench/night/bench.ts saveBuckets)
+  --resume        go on from a kept run (--work) with today's code: an upgrade night, then the warm night
+  --serve         with --resume, only serve the kept run's buckets (prints the environment), to run a step by hand
+  --build-felt    build and check with another felt's bin/felt.js (a resumed run: the one whose build caches the kept runner has)
+  --profile       each warm step under node --cpu-prof, profiles in <folder>/{step}/
+  --content-only  publish → pull → check only (no builds, no deploys)
+  --deploy-dist   one locale's warm deploy of a built <dist> (bench/night/deployScale.ts); with --profile, each deploy under --cpu-prof
+  --json          also print the results as JSON`;
+const { values } = benchArgs(USAGE, {
   options: {
     sizes: { type: 'string', default: '10000' },
     work: { type: 'string' },

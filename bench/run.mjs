@@ -24,8 +24,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
 import { describeMachine, machineState } from './machine.mjs';
 import { median, timed } from './timed.mjs';
@@ -41,26 +41,15 @@ const USAGE = `usage: npm run bench -- [--sizes 1000,10000] [--runs 1] [--peers]
   --peers   build Hugo and Eleventy at 100,000 and more too
   --work    the folder for corpora and outputs (default: felt-bench in the system's temporary folder)
   --keep    keep the work folder (corpora and the last run's outputs: about 9 GB at 100,000) instead of deleting it`;
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      sizes: { type: 'string', default: '1000,10000' },
-      runs: { type: 'string', default: '1' },
-      peers: { type: 'boolean' },
-      work: { type: 'string' },
-      keep: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  }));
-} catch (error) {
-  console.error(`bench: ${error.message}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
+const { values } = benchArgs(USAGE, {
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    runs: { type: 'string', default: '1' },
+    peers: { type: 'boolean' },
+    work: { type: 'string' },
+    keep: { type: 'boolean' },
+  },
+});
 const sizes = values.sizes.split(',').map(Number);
 const runs = Number(values.runs);
 const work = values.work ?? path.join(os.tmpdir(), 'felt-bench');

@@ -3,11 +3,14 @@
 // index size on disk, bytes received per query, and the top results of a few
 // queries. Pagefind (1.6.0) is installed into scripts/tools/search/ on the
 // first run (scripts/tools.mjs), never into felt's package.json.
-import { parseArgs } from 'node:util';
 import { ensureTools } from '../scripts/tools.mjs';
 import { withTypeScript } from '../scripts/withTypeScript.mjs';
+import { benchArgs } from './args.mjs';
 
-const { values: flags } = parseArgs({ options: { articles: { type: 'string', default: '2000' } } });
+const USAGE = `usage: node bench/search.mjs [--articles 2000]
+
+  --articles  the size of the bench corpus that felt and Pagefind index (default 2000)`;
+const { values: flags } = benchArgs(USAGE, { options: { articles: { type: 'string', default: '2000' } } });
 const toolsDir = ensureTools('search');
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
