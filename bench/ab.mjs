@@ -3,7 +3,8 @@
 // nothing was just deleted from, with the image cache moved out of the way before each build (as `npm run bench`
 // builds felt: see run.mjs's opening comment for why nothing is deleted between builds). Prints every build and the
 // medians of wall, user and system time and peak memory. For a change whose effect is smaller than the machine's
-// drift between runs: the pairs see the same drift.
+// drift between runs: the pairs see the same drift. Cold builds only: two versions rebuilding one output in turn
+// would each render every page (felt's code is part of every page's key); rebuilds need an output per version.
 //
 //   node bench/ab.mjs --a /tmp/felt-before --b . --articles 1000 --pairs 6
 //   git worktree add /tmp/felt-before HEAD~1 && (cd /tmp/felt-before && npm ci && npm run compile)   # one way to get A
