@@ -9,10 +9,14 @@
 // It prints when its modules had loaded and when its last page was written, in ms from the process's start.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { benchArgs } from './args.mjs';
 
-const [contentDir, outDir] = process.argv.slice(2);
+const USAGE = 'usage: node bench/floor.mjs <content folder> <output folder>';
+const {
+  positionals: [contentDir, outDir],
+} = benchArgs(USAGE, { allowPositionals: true });
 if (!contentDir || !outDir) {
-  console.error('usage: node bench/floor.mjs <content folder> <output folder>');
+  console.error(USAGE);
   process.exit(2);
 }
 

@@ -12,17 +12,22 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker, isMainThread, workerData } from 'node:worker_threads';
+import { benchArgs } from './args.mjs';
 
 const BATCH = 64;
 
-if (isMainThread) await main(process.argv.slice(2));
+if (isMainThread) await main();
 else writeAll(workerData.files, workerData.to);
 
-async function main(args) {
-  const threads = args[0] === '--threads' ? Number(args[1]) : undefined;
-  const [from, to] = threads === undefined ? args : args.slice(2);
+async function main() {
+  const USAGE = 'usage: node bench/rewrite.mjs [--threads N] <built site> <new folder, not there yet>';
+  const {
+    values,
+    positionals: [from, to],
+  } = benchArgs(USAGE, { allowPositionals: true, options: { threads: { type: 'string' } } });
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
   if (!from || !to || existsSync(to) || !(threads === undefined || threads >= 1)) {
-    console.error('usage: node bench/rewrite.mjs [--threads N] <built site> <new folder, not there yet>');
+    console.error(USAGE);
     process.exit(2);
   }
   const parts = readParts(from);
