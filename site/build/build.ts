@@ -452,9 +452,9 @@ async function renderPages(
     await pool?.finish().catch(() => undefined);
     throw error;
   }
-  // The pages still queued render while the caller makes the files that need no page (writeSite): a rebuild at
-  // 100,000 articles waited 0.2-0.3 s here for its one worker, with the sitemaps, the search index and the manifest
-  // still to make on this thread. Handled at once: a failure meanwhile is the caller's when it awaits `finishing`,
+  // The pages still queued on workers render while the caller makes the files that need no page (writeSite): a build
+  // with a worker waited 0.2-0.3 s here for it (a rebuild at 100,000 articles, when rebuilds started one), with the
+  // sitemaps, the search index and the manifest still to make on this thread. Handled at once: a failure meanwhile is the caller's when it awaits `finishing`,
   // never an unhandled rejection.
   const finishing = pool.finish().then(() => {
     mark('finish rendering');
