@@ -5,6 +5,7 @@
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,7 +83,19 @@ export async function writeCorpus(dir, count, { seed = 42, offset = 0, fresh = f
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [dir, count] = process.argv.slice(2);
+  const USAGE = `usage: node bench/corpus.mjs <dir> <count>
+
+  Writes <count> articles of the bench corpus, as felt content, into <dir> (deleted first).`;
+  const { positionals } = benchArgs(USAGE, { allowPositionals: true });
+  if (positionals.length !== 2) {
+    console.error(`give a folder and a count\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const [dir, count] = positionals;
+  if (!/^[1-9]\d*$/.test(count)) {
+    console.error(`count must be a positive integer, not ${count}\n\n${USAGE}`);
+    process.exit(2);
+  }
   await writeCorpus(path.resolve(dir), Number(count));
   console.log(`wrote ${count} articles into ${dir}`);
 }

@@ -10,6 +10,7 @@
 //
 //   node bench/machine.mjs          prints them alone
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 import { median, timed } from './timed.mjs';
 
 const FRESH_MB = 400;
@@ -42,9 +43,6 @@ export function describeMachine({ nodeStartMs, freshMsPer100MB, microsPerFault }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (process.argv.length > 2) {
-    console.log('usage: node bench/machine.mjs   (no options: prints how fast this machine starts Node and touches fresh memory)');
-    process.exit(process.argv[2] === '--help' ? 0 : 2);
-  }
+  benchArgs('usage: node bench/machine.mjs   (no options: prints how fast this machine starts Node and touches fresh memory)');
   console.log(describeMachine(await machineState()));
 }

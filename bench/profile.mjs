@@ -7,8 +7,9 @@
 // A part is the time spent inside the functions named (inclusive: what they call is theirs, the kernel's share of a
 // system call included, since a profile samples the thread while it waits for the call). React's share is the page's
 // render less the markdown and the body read inside it: a sample inside two parts counts for the first listed.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { benchArgs } from './args.mjs';
 
 const PARTS = [
   ['load content', ['loadContent', 'loadArticles', 'parseArticle', 'parseArticleBytes', 'readInspected']],
@@ -22,10 +23,16 @@ const PARTS = [
   ['page keys, data checks', ['pageKey', 'checkPageData']],
 ];
 
-const folder = process.argv[2];
-if (!folder || folder === '--help') {
-  console.log('usage: node bench/profile.mjs <folder of .cpuprofile files>');
-  process.exit(folder ? 0 : 2);
+const USAGE = 'usage: node bench/profile.mjs <folder of .cpuprofile files>';
+const { positionals } = benchArgs(USAGE, { allowPositionals: true });
+if (positionals.length !== 1) {
+  console.error(`give one folder\n\n${USAGE}`);
+  process.exit(2);
+}
+const [folder] = positionals;
+if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+  console.error(`bench/profile.mjs: ${folder} is not a folder; make one with node --cpu-prof --cpu-prof-dir=${folder} …`);
+  process.exit(2);
 }
 
 const files = readdirSync(folder)

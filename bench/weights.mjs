@@ -2,11 +2,13 @@
 // article page loads before any interaction, and the worst compressed bytes
 // one search query fetches, using the browser's own search engine.
 import { build } from 'esbuild';
+import { statSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { benchArgs } from './args.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const gz = (data) => gzipSync(data, { level: 9 }).length;
@@ -67,6 +69,19 @@ export async function searchQueryCost(outDir) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const dir = process.argv[2];
+  const USAGE = `usage: node bench/weights.mjs <dir>
+
+  Prints an article page's compressed bytes before any interaction, and the worst compressed bytes one search
+  query fetches, of the site built in <dir> (felt build's output folder).`;
+  const { positionals } = benchArgs(USAGE, { allowPositionals: true });
+  if (positionals.length !== 1) {
+    console.error(`give one built site's folder\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const [dir] = positionals;
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    console.error(`bench/weights.mjs: ${dir} is not a folder: give a built site's (felt build --out)`);
+    process.exit(2);
+  }
   console.log({ articlePage: await articlePageWeight(dir), searchWorst: await searchQueryCost(dir) });
 }
