@@ -2,7 +2,7 @@
 // words each, spread over the bundled categories and authors, written as felt
 // content (and reused by the peers' templates). The same N gives the same
 // bytes on every run.
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
@@ -49,15 +49,24 @@ export function articleBody(rand) {
   return parts.join('\n\n') + '\n';
 }
 
+/** Marks a folder writeCorpus made: only such a folder (or an empty or missing one) is replaced. */
+const MARKER = '.bench-corpus';
+
 /**
- * Writes a felt content folder with `count` articles into `dir` (replacing it),
+ * Writes a felt content folder with `count` articles into `dir` (replacing it, if writeCorpus made it: a mistyped
+ * folder such as `.` or the bundled `content` is refused, not deleted),
  * or, with an offset, adds `count` more; `fresh` dates them after the whole corpus.
  * Returns the list of { slug, title, date, category, subcategory, author } for the peers.
  */
 export async function writeCorpus(dir, count, { seed = 42, offset = 0, fresh = false } = {}) {
   if (offset === 0) {
+    const entries = await readdir(dir).catch((error) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
+    if (entries.length > 0 && !entries.includes(MARKER)) {
+      throw new Error(`refusing to replace ${dir}: it is not a bench corpus (no ${MARKER} in it); give a new or empty folder`);
+    }
     await rm(dir, { recursive: true, force: true });
     await mkdir(path.join(dir, 'articles', 'en_US'), { recursive: true });
+    await writeFile(path.join(dir, MARKER), 'written by bench/corpus.mjs: replaced by the next corpus written here\n');
     for (const file of ['site.json', 'categories.json', 'authors.json', 'ads.json']) await cp(path.join(ROOT, 'content', file), path.join(dir, file));
     await cp(path.join(ROOT, 'content', 'pages'), path.join(dir, 'pages'), { recursive: true });
   }
@@ -85,7 +94,7 @@ export async function writeCorpus(dir, count, { seed = 42, offset = 0, fresh = f
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const USAGE = `usage: node bench/corpus.mjs <dir> <count>
 
-  Writes <count> articles of the bench corpus, as felt content, into <dir> (deleted first).`;
+  Writes <count> articles of the bench corpus, as felt content, into <dir> (replaced, if an earlier corpus; any other folder that is not empty is refused).`;
   const { positionals } = benchArgs(USAGE, { allowPositionals: true });
   if (positionals.length !== 2) {
     console.error(`give a folder and a count\n\n${USAGE}`);
@@ -96,6 +105,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`count must be a positive integer, not ${count}\n\n${USAGE}`);
     process.exit(2);
   }
-  await writeCorpus(path.resolve(dir), Number(count));
+  try {
+    await writeCorpus(path.resolve(dir), Number(count));
+  } catch (error) {
+    console.error(`bench/corpus.mjs: ${error.message}`);
+    process.exit(2);
+  }
   console.log(`wrote ${count} articles into ${dir}`);
 }
