@@ -15,7 +15,7 @@ import { EXIT } from '../../shared/exitCodes.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
 import { plural } from '../report.ts';
 import { runEditorial, type EditorialFlags } from './generateEditorial.ts';
-import { addCommonFlags, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
+import { addCommonFlags, isoDateOption, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags, EditorialFlags {
   locale?: string;
@@ -53,7 +53,7 @@ export function registerGenerate(program: Command): void {
       .option('--run <id>', 'the same as --run-id (older name)')
       .option('--max-cost <usd>', 'stop before the run would spend more than this (default: site.json generation.budget)', positiveNumber('--max-cost'))
       .option('--breaker <n>', 'stop after this many consecutive provider failures (default: generation.breaker, else 5)', positiveInt('--breaker'))
-      .option('--date <yyyy-mm-dd>', 'article date (default: today, UTC)')
+      .option('--date <yyyy-mm-dd>', 'article date (default: today, UTC)', isoDateOption('--date'))
       .option('--dry-run', 'print the coverage table, the plan and the prompts; call nothing')
       .option('--batch', "submit the articles through the provider's Batch API")
       .option('--collect', 'fetch, check and store the results of submitted batches'),

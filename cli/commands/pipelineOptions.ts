@@ -50,6 +50,20 @@ export function positiveInt(name: string) {
   };
 }
 
+/**
+ * An article date flag (--date): YYYY-MM-DD and a day the calendar has. Checked when the
+ * flags are read, so a mistyped date stops the run before any model is asked (each answer
+ * would otherwise be paid for and then refused by the article check).
+ */
+export function isoDateOption(name: string) {
+  return (value: string): string => {
+    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+    if (!valid || !new Date(`${value}T00:00:00Z`).toISOString().startsWith(value))
+      throw new FeltError('BAD_OPTION', `${name} must be a calendar date like 2026-03-14, not "${value}"`);
+    return value;
+  };
+}
+
 /** A yes/no question on a terminal; undefined when stdin is not one (CI). */
 export function terminalConfirm(): ((question: string) => Promise<boolean>) | undefined {
   if (!process.stdin.isTTY) return undefined;

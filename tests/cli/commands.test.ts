@@ -80,6 +80,16 @@ describe('felt command errors', () => {
     expect(printed.join('')).toMatch(/is missing or empty\. run felt build first/);
   });
 
+  it('refuses a --date that is not a calendar date before asking the model anything', async () => {
+    for (const bad of ['2026-13-45', 'tomorrow', '2026-02-30', '2026-3-4']) {
+      llm.chats.length = 0;
+      printed.length = 0;
+      expect(await felt('generate', '--locale', 'en_US', '--count', '1', '--date', bad, '--storage', 'local'), bad).toBe(1);
+      expect(printed.join('').trim().split('\n'), bad).toEqual([expect.stringContaining(`felt: --date must be a calendar date like 2026-03-14, not "${bad}"`)]);
+      expect(llm.chats, bad).toHaveLength(0);
+    }
+  });
+
   it('generates offline from a local OpenAI-compatible server (Ollama, llama.cpp) with no OPENAI_API_KEY (issue 18, item 6)', async () => {
     delete process.env.OPENAI_API_KEY;
     llm.chats.length = 0;
