@@ -90,8 +90,16 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
 
   const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
     try {
+      // Parsed inside the try: a request target no URL parser takes (`GET http://[ HTTP/1.1`)
+      // is a 400, not a rejection that ends the dev server.
+      let url: URL;
+      try {
+        url = new URL(request.url ?? '/', 'http://localhost');
+      } catch {
+        response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Request\n');
+        return;
+      }
       // The dev server's routes (events, error overlay) name local files: only
       // loopback hosts may read them, so a DNS-rebinding page cannot.
       if (url.pathname.startsWith('/__felt/') && !LOOPBACK_HOST.test(request.headers.host ?? '')) {

@@ -166,7 +166,14 @@ export function createProxyRoute(options: ProxyOptions) {
   };
 
   return async (request: http.IncomingMessage, response: http.ServerResponse): Promise<boolean> => {
-    const requestUrl = new URL(request.url ?? '/', 'http://localhost');
+    // A request target no URL parser takes (`GET http://[ HTTP/1.1`) is not this
+    // route's: the file handler answers it with 400, not the server with 500.
+    let requestUrl: URL;
+    try {
+      requestUrl = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      return false;
+    }
     if (requestUrl.pathname !== PROXY_PATH) return false;
     const send = (status: number, text: string) =>
       response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' }).end(`${text}\n`);

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
@@ -41,6 +42,26 @@ function post(headers: Record<string, string>, body: unknown): Promise<number> {
     request.end(JSON.stringify(body));
   });
 }
+
+describe('felt dev request targets', () => {
+  it('answers 400 to a request target no URL parser takes (GET http://[ HTTP/1.1), and keeps serving', async () => {
+    const url = new URL(dev.url);
+    for (const target of ['http://[', 'http://x:99999/']) {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(url.port), url.hostname, () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`),
+        );
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.setTimeout(5_000, () => socket.destroy());
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      });
+      expect(reply.split('\r\n')[0], target).toBe('HTTP/1.1 400 Bad Request');
+    }
+    expect((await fetch(`${dev.url}/`)).status).toBe(200);
+  });
+});
 
 describe('felt dev title editor', () => {
   it('refuses a post from another origin', async () => {

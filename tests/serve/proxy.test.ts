@@ -5,7 +5,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,18 @@ async function serveWith(options: Partial<ProxyOptions>): Promise<string> {
 }
 
 const proxied = (base: string, target: string) => fetch(`${base}${PROXY_PATH}?url=${encodeURIComponent(target)}`);
+
+/** The status of a GET whose request target goes out byte for byte (fetch would refuse or rewrite it). */
+function rawStatus(base: string, target: string): Promise<number> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(Buffer.concat(chunks).toString('latin1'))?.[1] ?? 0)));
+  });
+}
 
 describe('third-party proxy', () => {
   it('fetches from an allowlisted host, without its cookies', async () => {
@@ -194,6 +206,12 @@ describe('third-party proxy', () => {
     const base = await serveWith({});
     expect((await fetch(`${base}${PROXY_PATH}`)).status).toBe(400);
     expect((await fetch(`${base}${PROXY_PATH}?url=/script.js`)).status).toBe(400);
+    expect((await fetch(`${base}/`)).status).toBe(200);
+  });
+
+  it('answers 400, not 500, to a request target no URL parser takes (GET http://[ HTTP/1.1)', async () => {
+    const base = await serveWith({});
+    for (const target of ['http://[', 'http://x:99999/', 'https://[::1']) expect(await rawStatus(base, target), target).toBe(400);
     expect((await fetch(`${base}/`)).status).toBe(200);
   });
 
