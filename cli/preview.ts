@@ -15,6 +15,7 @@ import { devContentDir } from '../shared/contentOrigin.ts';
 import type { ContentLocale, UiLocale } from '../shared/types.ts';
 import { buildSite, type BuildResult } from '../site/build/build.ts';
 import type { PullResult } from './pull.ts';
+import { checkOutputFolder } from './outputFolder.ts';
 import { createReporter, plural, type Reporter } from './report.ts';
 import type { StorageChoice } from './storage/index.ts';
 
@@ -44,6 +45,9 @@ export function defaultPreviewDir(contentDir: string): string {
 export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   const reporter = options.reporter ?? createReporter();
   const devDir = devContentDir(options.contentDir);
+  const outDir = path.resolve(options.outDir ?? defaultPreviewDir(options.contentDir));
+  checkOutputFolder(outDir, options.contentDir);
+  checkOutputFolder(outDir, devDir);
   let pulled: PreviewResult['pulled'];
   if (options.pull !== false) {
     // Loaded on use, as the pull command does: the storage clients are slow to load.
@@ -61,7 +65,7 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   }
   const build = await buildSite({
     contentDir: path.resolve(options.contentDir),
-    outDir: path.resolve(options.outDir ?? defaultPreviewDir(options.contentDir)),
+    outDir,
     devContentDir: devDir,
     locale: options.locale,
     ui: options.ui,

@@ -7,6 +7,7 @@ import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '
 import { createReporter } from '../report.ts';
 import { positiveInt } from './pipelineOptions.ts';
 import { FeltError } from '../../shared/errors.ts';
+import { checkOutputFolder } from '../outputFolder.ts';
 import { budgetOptimisation, defaultThreads, everyPageThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
 export interface BuildFlags {
@@ -44,6 +45,7 @@ Examples:
       // they load their modules on the other cores while this thread loads the build's and the content.
       const contentDir = path.resolve(flags.content);
       const outDir = path.resolve(flags.out);
+      checkOutputFolder(outDir, contentDir);
       const rendersEveryPage = !flags.incremental || !existsSync(outDir);
       // A large site's article folders are listed and checked on another thread from now on, while the build's
       // modules load (site/content/statFiles.ts): a rebuild at 100,000 articles waited for that listing.

@@ -9,6 +9,7 @@ import { Option } from 'commander';
 import path from 'node:path';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { addExamples } from '../help.ts';
+import { checkOutputFolder } from '../outputFolder.ts';
 import { parsePort } from './serve.ts';
 
 interface DevFlags {
@@ -30,7 +31,10 @@ export function registerDev(program: Command): void {
     .addOption(new Option('--locale <locale>', 'content locale').choices(CONTENT_LOCALES))
     .addOption(new Option('--ui <ui>', 'display locale of the interface').choices(UI_LOCALES))
     .addOption(new Option('--child').hideHelp())
-    .action(async (flags: DevFlags) => (flags.child ? runChild(flags) : supervise()));
+    .action(async (flags: DevFlags) => {
+      if (!flags.child) checkOutputFolder(flags.out, flags.content);
+      return flags.child ? runChild(flags) : supervise();
+    });
   addExamples(command, [
     ['felt dev', 'build, serve and watch the bundled content on http://127.0.0.1:8080'],
     ['felt dev --locale tr_TR --port 3000', 'the Turkish site, on another port'],

@@ -127,7 +127,8 @@ afterAll(async () => {
 async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<Run>>> {
   // build: the previous site sits on the small disk; the new one does not fit.
   const out = path.join(disk, 'dist');
-  await mkdir(out, { recursive: true });
+  // A plain dist/ as a felt before releases left it: with its .felt/ (felt build takes no folder it did not build).
+  await mkdir(path.join(out, '.felt'), { recursive: true });
   await writeFile(path.join(out, 'index.html'), 'PREVIOUS SITE');
   const buildContent = await mkdtemp(path.join(os.tmpdir(), 'felt-full-build-'));
   await cp(FIXTURE_SITE, buildContent, { recursive: true });

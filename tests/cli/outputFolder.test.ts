@@ -1,0 +1,101 @@
+/**
+ * `--out` never takes a folder felt did not build: a build makes its output
+ * folder a link into `<out>.releases/`, moving a plain folder there in as the
+ * first release, and a later build removes it. `felt build --out content`
+ * (or `--out .`, or a folder of the operator's own) moved it away on the first
+ * build and deleted it on the second, with exit code 0 both times.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkOutputFolder } from '../../cli/outputFolder.ts';
+import { FeltError } from '../../shared/errors.ts';
+import { STACK_TRACE, ensureCompiled, runFelt } from '../security/support/cli.ts';
+import { fixtureCopy, tempDir } from '../site/helpers.ts';
+
+beforeAll(() => ensureCompiled(), 120_000);
+
+/** The one line felt printed, after checking there was one line, exit code 1 and no stack trace. */
+function oneLine(run: { code: number | null; stderr: string }): string {
+  expect(run.code, run.stderr).toBe(1);
+  expect(run.stderr).not.toMatch(STACK_TRACE);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+describe('felt build --out', () => {
+  it("refuses a folder of the operator's own, and moves nothing of it", async () => {
+    const content = await fixtureCopy();
+    const mine = path.join(await tempDir('felt-out-'), 'notes');
+    await mkdir(path.join(mine, 'docs'), { recursive: true });
+    await writeFile(path.join(mine, 'docs', 'thesis.txt'), 'precious');
+    for (let i = 0; i < 2; i++) {
+      const line = oneLine(await runFelt(['build', '--content', content, '--out', mine], { timeoutMs: 120_000 }));
+      expect(line).toMatch(/^felt: .*notes: --out names a folder felt did not build .*choose another folder with --out$/);
+    }
+    expect(await readFile(path.join(mine, 'docs', 'thesis.txt'), 'utf8')).toBe('precious');
+    expect(existsSync(`${mine}.releases`)).toBe(false);
+  }, 120_000);
+
+  it('refuses the content folder, and a folder that holds it (--out .)', async () => {
+    const content = await fixtureCopy();
+    const before = (await readdir(content)).sort();
+    expect(oneLine(await runFelt(['build', '--content', content, '--out', content], { timeoutMs: 120_000 }))).toMatch(
+      /--out names the content folder or one that holds it/,
+    );
+    expect(oneLine(await runFelt(['build', '--content', content, '--out', '.'], { cwd: path.dirname(content), timeoutMs: 120_000 }))).toMatch(
+      /--out names the content folder or one that holds it/,
+    );
+    expect((await readdir(content)).sort()).toEqual(before);
+    expect(existsSync(`${content}.releases`)).toBe(false);
+  }, 120_000);
+
+  it('felt dev refuses them too, before it builds', async () => {
+    const content = await fixtureCopy();
+    expect(oneLine(await runFelt(['dev', '--content', content, '--out', path.join(content, 'articles'), '--port', '0'], { timeoutMs: 60_000 }))).toMatch(
+      /--out names a folder felt did not build/,
+    );
+    expect(existsSync(path.join(content, 'articles.releases'))).toBe(false);
+  }, 60_000);
+
+  it('still builds into a new folder, an empty one, a site felt built, and a new folder inside the content folder', async () => {
+    const content = await fixtureCopy();
+    const base = await tempDir('felt-out-');
+    await mkdir(path.join(base, 'empty'));
+    for (const out of [path.join(base, 'new'), path.join(base, 'empty'), path.join(base, 'new'), path.join(content, 'dist')]) {
+      const run = await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 120_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(path.join(out, 'index.html')), out).toBe(true);
+    }
+  }, 240_000);
+});
+
+describe('checkOutputFolder', () => {
+  it('takes a plain folder that holds .felt/ (a site an older felt built, before releases)', async () => {
+    const base = await tempDir('felt-out-');
+    await mkdir(path.join(base, 'dist', '.felt'), { recursive: true });
+    await writeFile(path.join(base, 'dist', 'index.html'), 'old site');
+    expect(() => checkOutputFolder(path.join(base, 'dist'), path.join(base, 'content'))).not.toThrow();
+  });
+
+  it('refuses with BAD_PATH, naming the flag', async () => {
+    const base = await tempDir('felt-out-');
+    await mkdir(path.join(base, 'content', 'articles'), { recursive: true });
+    await writeFile(path.join(base, 'content', 'site.json'), '{}');
+    await writeFile(path.join(base, 'content', 'articles', 'note.md'), '# A note');
+    for (const out of [base, path.join(base, 'content'), path.join(base, 'content', 'articles')]) {
+      const error = (() => {
+        try {
+          checkOutputFolder(out, path.join(base, 'content'));
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error, out).toBeInstanceOf(FeltError);
+      expect((error as FeltError).code).toBe('BAD_PATH');
+      expect((error as FeltError).message).toMatch(/^--out names /);
+    }
+  });
+});
