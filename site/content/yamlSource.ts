@@ -22,6 +22,34 @@ import { FrontmatterError } from './grayMatter.ts';
  */
 const plainDay: ScalarTag = { tag: 'tag:yaml.org,2002:timestamp', default: true, test: /^\d{4}-\d{2}-\d{2}$/, resolve: (text) => text };
 
+/** YAML 1.1's timestamp: a day, then optionally a time and a zone (yaml's own pattern). */
+const TIMESTAMP = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2})(\.[0-9]+)?(?:[ \t]*(Z|([-+])([012]?[0-9])(?::([0-9]{2}))?))?)?$/;
+
+/**
+ * A full timestamp as yaml's timestamp type reads it, a Date, but only when every part is one the calendar and
+ * the clock have: yaml's own type rolled `2026-02-30T10:00:00Z` over to March 2 and `T25:99:00Z` into the next
+ * day, as it did plain days. Otherwise it stays text (its day alone when only the day is wrong), which the schema
+ * refuses at the field's line ("must be a real calendar date", "must be an ISO date like 2026-03-14").
+ */
+const timestamp: ScalarTag = {
+  identify: (value) => value instanceof Date,
+  tag: 'tag:yaml.org,2002:timestamp',
+  default: true,
+  test: TIMESTAMP,
+  resolve: (text) => {
+    const match = TIMESTAMP.exec(text)!;
+    const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+    const [sign, zoneHours, zoneMinutes] = [match[9], Number(match[10] ?? 0), Number(match[11] ?? 0)];
+    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return `${match[1]}-${match[2]!.padStart(2, '0')}-${match[3]!.padStart(2, '0')}`;
+    if (hour > 23 || minute > 59 || second > 59 || zoneHours > 14 || zoneMinutes > 59) return text;
+    const millisecond = match[7] ? Number(`${match[7]}00`.slice(1, 4)) : 0;
+    const offset = sign ? (sign === '-' ? -1 : 1) * (zoneHours * 60 + zoneMinutes) : 0;
+    return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond) - offset * 60_000);
+  },
+  stringify: ({ value }) => (value instanceof Date ? value.toISOString().replace(/(T00:00:00)?\.000Z$/, '') : String(value)),
+};
+
 /**
  * YAML 1.2's core schema (strings, numbers, booleans, null, lists, maps), no
  * explicit tags beyond it, plus the timestamp type for full timestamps: js-yaml
@@ -30,7 +58,7 @@ const plainDay: ScalarTag = { tag: 'tag:yaml.org,2002:timestamp', default: true,
  * uniqueKeys is off: yaml compares each key with every other (a map of 10,000
  * keys took a second); duplicateKey below does it once.
  */
-const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, 'timestamp'], resolveKnownTags: false, uniqueKeys: false, prettyErrors: false };
+const YAML_OPTIONS: DocumentOptions & ParseOptions & SchemaOptions = { schema: 'core', customTags: [plainDay, timestamp], resolveKnownTags: false, uniqueKeys: false, prettyErrors: false };
 
 /**
  * `yaml`, loaded by the first frontmatter the fast path (simpleYaml.ts) does not read: frontmatter as felt

@@ -33,6 +33,22 @@ describe('article frontmatter', () => {
     expect(parse(article({ date: 'date: 2024-05-01' }, ['updated: 2024-06-01'])).article?.updated).toBe('2024-06-01');
   });
 
+  it('refuses a timestamp the calendar or the clock does not have, instead of rolling it over to another day', () => {
+    const problemsOf = (date: string) => parse(article({ date: `date: ${date}` })).problems.map(formatProblem);
+    const notReal = 'articles/en_US/a-title.md:6 field "date": date must be a real calendar date (no February 30, no April 31)';
+    const notIso = 'articles/en_US/a-title.md:6 field "date": date must be an ISO date like 2026-03-14';
+    expect(problemsOf('2026-02-30T10:00:00Z')).toEqual([notReal]);
+    expect(problemsOf('2026-2-30')).toEqual([notReal]);
+    expect(problemsOf('2026-13-01T00:00:00Z')).toEqual([notIso]);
+    expect(problemsOf('2026-02-16T25:99:00Z')).toEqual([notIso]);
+    expect(problemsOf('2026-02-16T10:00:60Z')).toEqual([notIso]);
+    expect(problemsOf('2026-02-16T10:00:00+29')).toEqual([notIso]);
+    // What the calendar has still reads as before: a zone's offset, a leap day, a short month or day.
+    expect(parse(article({ date: 'date: 2024-02-29T23:59:59.5+00:30' })).article?.date).toBe('2024-02-29');
+    expect(parse(article({ date: 'date: 2024-02-29T23:30:00-05:00' })).article?.date).toBe('2024-03-01');
+    expect(parse(article({ date: 'date: 2026-3-4' })).article?.date).toBe('2026-03-04');
+  });
+
   it('puts a problem inside a list on the line of that item, not on the line of the list', () => {
     const source = article({}, ['  - category: pokerGuides', '    subcategories:', '      - subcategory: Tournaments', '      - subcategory: [not, text]']);
     expect(parse(source).problems.map(formatProblem)).toEqual([
