@@ -117,7 +117,12 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       } else if (url.pathname === '/__felt/title' && request.method === 'POST') {
         await editTitle(request, response);
       } else if (problem && (request.headers.accept ?? '').includes('text/html')) {
-        response.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(overlayPage(problem));
+        // The overlay names local files too: under another host name (DNS rebinding) it says only that the build failed.
+        if (!LOOPBACK_HOST.test(request.headers.host ?? ''))
+          response
+            .writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+            .end('The build failed: open the site on 127.0.0.1 to see why.\n');
+        else response.writeHead(500, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(overlayPage(problem));
       } else {
         await files(request, response);
       }

@@ -63,6 +63,36 @@ describe('felt dev request targets', () => {
   });
 });
 
+describe('felt dev error overlay', () => {
+  it('names local files only to loopback host names, not through DNS rebinding', async () => {
+    const broken = await fixtureCopy({ 'articles/en_US/broken.md': '---\ntitle: [unclosed\n---\nBody.\n' });
+    const failing = await startDev({ contentDir: broken, outDir: path.join(await tempDir('felt-dev-sec-'), 'dist'), port: 0, log: () => undefined });
+    try {
+      const url = new URL(failing.url);
+      const get = (host: string) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const request = http.get({ host: url.hostname, port: url.port, path: '/', headers: { Host: host, Accept: 'text/html' } }, (response) => {
+            let body = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode!, body }));
+          });
+          request.on('error', reject);
+        });
+      const own = await get(`127.0.0.1:${url.port}`);
+      expect(own.status).toBe(500);
+      expect(own.body).toContain('broken.md');
+      for (const host of [`evil.example:${url.port}`, `127.0.0.1.nip.io:${url.port}`]) {
+        const rebound = await get(host);
+        expect(rebound.status, host).toBe(500);
+        expect(rebound.body, host).not.toContain('broken.md');
+        expect(rebound.body, host).not.toContain(broken);
+      }
+    } finally {
+      await failing.close();
+    }
+  });
+});
+
 describe('felt dev title editor', () => {
   it('refuses a post from another origin', async () => {
     const port = new URL(dev.url).port;
