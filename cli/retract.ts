@@ -11,7 +11,7 @@
  */
 import os from 'node:os';
 import { FeltError } from '../shared/errors.ts';
-import { isAbsoluteHttpUrl, isSitePath, retractionObjectName, retractionSchema, type Retraction } from '../shared/retraction.ts';
+import { RETRACTION_LIMITS, isAbsoluteHttpUrl, isSitePath, retractionObjectName, retractionSchema, type Retraction } from '../shared/retraction.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
 import type { SiteSettings } from '../shared/types.ts';
 import { splitFrontmatter } from '../site/content/frontmatter.ts';
@@ -50,6 +50,11 @@ export async function retract(options: RetractOptions): Promise<RetractResult> {
   const reporter = options.reporter ?? createReporter();
   if (!SLUG_PATTERN.test(options.slug)) throw new FeltError('BAD_SLUG', `--slug "${options.slug}" is not an article slug`);
   const locales = checkLocales(options.locales);
+  const by = operatorOf(options.by);
+  if (options.reason !== undefined && options.reason.length > RETRACTION_LIMITS.reason)
+    throw new FeltError('BAD_OPTION', `--reason is ${options.reason.length} characters long, more than the record keeps (${RETRACTION_LIMITS.reason})`, {
+      hint: 'shorten it: the record keeps why, not the whole story',
+    });
   const project = await loadProject(options.contentDir);
   const redirect = options.redirect === undefined ? undefined : checkRedirect(options.redirect, options.slug, project.settings, Boolean(options.allowExternal));
   const storage = openStorage(project, options.storage);
@@ -65,7 +70,6 @@ export async function retract(options: RetractOptions): Promise<RetractResult> {
     throw new FeltError('NOT_IN_PRODUCTION', `no article "${options.slug}" in ${prod.location} (${locales.join(', ')})`, {
       hint: 'check the slug and --locale: felt retract takes back published articles only',
     });
-  const by = options.by ?? process.env.FELT_OPERATOR ?? safeUserName();
   const retractedAt = (options.now ?? new Date()).toISOString();
   const devExists = !options.keepDev && (await dev.exists());
   const result: RetractResult = { bucket: prod.location, records: [], deleted: [], dryRun: Boolean(options.dryRun) };
@@ -140,6 +144,20 @@ function titleOf(data: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Who retracts: --by, else FELT_OPERATOR (an empty one counts as unset), else the login name; refused when empty or too long for the record. */
+function operatorOf(flag: string | undefined): string {
+  const by = flag ?? (process.env.FELT_OPERATOR || safeUserName());
+  if (!by.trim())
+    throw new FeltError('BAD_OPTION', '--by is empty', {
+      hint: 'name who retracts, e.g. --by "night editor", or leave --by out to use FELT_OPERATOR or your login name',
+    });
+  if (by.length > RETRACTION_LIMITS.by)
+    throw new FeltError('BAD_OPTION', `--by is ${by.length} characters long, more than the record keeps (${RETRACTION_LIMITS.by})`, {
+      hint: flag === undefined ? 'set a shorter FELT_OPERATOR, or give --by' : 'give a shorter name',
+    });
+  return by;
 }
 
 function safeUserName(): string {

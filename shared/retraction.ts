@@ -9,14 +9,17 @@ import { z } from 'zod';
 import { CONTENT_LOCALES } from './types.ts';
 import { SLUG_PATTERN } from './names.ts';
 
+/** The longest `by` and `reason` a record keeps: `felt retract` refuses longer flags by these before anything is written. */
+export const RETRACTION_LIMITS = { by: 200, reason: 10_000 } as const;
+
 export const retractionSchema = z
   .object({
     slug: z.string().regex(SLUG_PATTERN, 'must be a lowercase kebab-case slug'),
     locale: z.enum(CONTENT_LOCALES),
     title: z.string().max(10_000),
     retractedAt: z.string().datetime({ offset: true }),
-    by: z.string().min(1).max(200),
-    reason: z.string().max(10_000).optional(),
+    by: z.string().min(1).max(RETRACTION_LIMITS.by),
+    reason: z.string().max(RETRACTION_LIMITS.reason).optional(),
     /** A site path ("/articles/other") or, when the operator allowed it, an absolute http(s) URL. */
     redirect: z
       .string()

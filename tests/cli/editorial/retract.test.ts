@@ -144,6 +144,9 @@ describe('felt retract on the command line', () => {
     [['--slug', 'river-bets', '--redirect', 'javascript:alert(1)'], /^felt: --redirect "javascript:alert\(1\)" is not a path of this site/],
     [['--slug', 'river-bets', '--redirect', '//elsewhere.example/x'], /^felt: --redirect "\/\/elsewhere.example\/x" is not a path of this site/],
     [['--slug', 'river-bets', '--redirect', '/articles/river-bets/'], /^felt: --redirect "\/articles\/river-bets\/" is the retracted article's own address/],
+
+    // A flag the record cannot keep is a felt: line before anything is written, not a schema dump and exit 70.
+    [['--slug', 'river-bets', '--by', ''], /^felt: --by is empty\. name who retracts/],
   ])('refuses %j with one felt: line, exit 1, and changes nothing', async (args, message) => {
     const contentDir = await fixtureCopy();
     const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
@@ -157,6 +160,46 @@ describe('felt retract on the command line', () => {
     expect(printed[0]).toMatch(message);
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
     expect(await prod.list('retracted/')).toEqual([]);
+  });
+});
+
+describe('felt retract with a --by or --reason longer than the record keeps', () => {
+  it('refuses it with one felt: line, exit 1, and changes nothing', async () => {
+    const contentDir = await fixtureCopy();
+    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
+    await putArticle(prod, 'river-bets', 'River Bets');
+    const printed: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void printed.push(parts.join(' ')));
+    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+    for (const [flag, value, message] of [
+      ['--by', 'x'.repeat(201), /^felt: --by is 201 characters long, more than the record keeps \(200\)/],
+      ['--reason', 'r'.repeat(10_001), /^felt: --reason is 10001 characters long, more than the record keeps \(10000\)/],
+    ] as const) {
+      printed.length = 0;
+      expect(await main(['node', 'felt', 'retract', '--slug', 'river-bets', flag, value, '--content', contentDir, '--storage', 'local']), flag).toBe(1);
+      expect(printed, flag).toHaveLength(1);
+      expect(printed[0], flag).toMatch(message);
+    }
+    expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
+    expect(await prod.list('retracted/')).toEqual([]);
+  });
+});
+
+describe('felt retract with FELT_OPERATOR set but empty', () => {
+  it('takes the login name, as when it is unset, and writes the record', async () => {
+    const contentDir = await fixtureCopy();
+    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
+    await putArticle(prod, 'river-bets', 'River Bets');
+    vi.stubEnv('FELT_OPERATOR', '');
+    try {
+      await retract({ contentDir, slug: 'river-bets', storage: { storage: 'local' }, reporter: quiet().reporter });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const record = JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString('utf8')) as { by: string };
+    expect(record.by.length).toBeGreaterThan(0);
+    expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
   });
 });
 
