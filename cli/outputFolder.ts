@@ -8,7 +8,7 @@
  * moves: `felt build --out content` or `--out .` used to move the folder into
  * the releases and delete it on the next build.
  */
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../shared/errors.ts';
 import { displayPath } from '../shared/paths.ts';
@@ -19,6 +19,20 @@ function realPath(file: string): string {
     return realpathSync(file);
   } catch {
     return path.resolve(file);
+  }
+}
+
+/**
+ * The output path's own entry, undefined when nothing is there. A path through a file (`--out notes.txt/dist`,
+ * ENOTDIR) has nothing there either: it holds nothing to move, and the build refuses it at its output folder with
+ * the path and the stage (BAD_PATH, "found a file where a folder should be") instead of an unexpected failure here.
+ */
+function folderInfo(out: string): Stats | undefined {
+  try {
+    return lstatSync(out, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw error;
   }
 }
 
@@ -38,7 +52,7 @@ export function checkOutputFolder(outDir: string, contentDir: string, flag = '--
       hint: `a build replaces its output folder whole; choose another folder with ${flag}, e.g. dist`,
     });
   }
-  const info = lstatSync(out, { throwIfNoEntry: false });
+  const info = folderInfo(out);
   if (!info?.isDirectory()) return;
   const entries = readdirSync(out);
   if (entries.length === 0 || entries.includes('.felt')) return;
