@@ -33,7 +33,7 @@ export interface PreviewOptions {
 }
 
 export interface PreviewResult {
-  pulled?: Pick<PullResult, 'bucket' | 'download' | 'remove' | 'failed'>;
+  pulled?: Pick<PullResult, 'bucket' | 'download' | 'remove' | 'failed' | 'skipped'>;
   build: BuildResult;
   devContentDir: string;
 }
@@ -61,7 +61,11 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
       storage: options.storage,
       reporter,
     });
-    pulled = { bucket: result.bucket, download: result.download, remove: result.remove, failed: result.failed };
+    pulled = { bucket: result.bucket, download: result.download, remove: result.remove, failed: result.failed, skipped: result.skipped };
+    // Named one a line, as felt pull names them: a dev article that is invalid or did not come down is not (or not
+    // as it is now in the bucket) in the preview, and the editor looking at tomorrow's site must know which.
+    for (const item of result.skipped) reporter.note(`skipped: ${item.name}: ${item.reason} (not in the preview)`);
+    for (const item of result.failed) reporter.note(`failed: ${item.name}: ${item.reason} (the preview has content.dev/'s older copy, if any)`);
   }
   const build = await buildSite({
     contentDir: path.resolve(options.contentDir),

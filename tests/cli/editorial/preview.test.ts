@@ -34,4 +34,30 @@ describe('felt preview --no-serve', () => {
     expect(existsSync(path.join(root, 'content.dev', 'articles', 'en_US', 'fresh-draft.md'))).toBe(true);
     expect(existsSync(path.join(root, 'dist'))).toBe(false);
   });
+
+  it('names each dev article it leaves out (invalid, or not an article name), as felt pull does', async () => {
+    const contentDir = await fixtureCopy();
+    const dev = await openBucket(contentDir, { storage: 'local' }, 'dev');
+    await putArticle(dev, 'fresh-draft', 'Fresh Draft', { date: '2026-06-01' });
+    await dev.write('articles/en_US/broken-draft.md', Buffer.from('---\ntitle: [broken\n---\nText.\n'), { contentType: 'text/markdown; charset=utf-8' });
+    await dev.write('articles/en_US/Bad_Name.md', Buffer.from('text'), { contentType: 'text/markdown; charset=utf-8' });
+    const run = async (...flags: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (out.push(String(chunk)), true)) as never);
+      vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (err.push(String(chunk)), true)) as never);
+      const code = await main(['node', 'felt', 'preview', '--no-serve', ...flags, '--content', contentDir, '--storage', 'local']);
+      vi.restoreAllMocks();
+      return { code, out: out.join(''), err: err.join('').split('\n') };
+    };
+    const plain = await run();
+    expect(plain.code).toBe(0);
+    expect(plain.err).toContainEqual(expect.stringMatching(/^skipped: articles\/en_US\/broken-draft\.md: invalid article: .*YAML.* \(not in the preview\)$/));
+    expect(plain.err).toContainEqual(expect.stringMatching(/^skipped: articles\/en_US\/Bad_Name\.md: not an article name .*\(not in the preview\)$/));
+    const json = await run('--json');
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.out);
+    expect(result.build.drafts).toEqual([{ slug: 'fresh-draft', title: 'Fresh Draft', draft: 'new' }]);
+    expect(result.pulled.skipped.map((s: { name: string }) => s.name).sort()).toEqual(['articles/en_US/Bad_Name.md', 'articles/en_US/broken-draft.md']);
+  });
 });
