@@ -15,9 +15,19 @@ import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WebsitePages
 export interface GcsOptions {
   projectId: string;
   apiEndpoint?: string;
+  /** Per request, until the answer starts (default REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 const PAGE_SIZE = 1000;
+
+/**
+ * How long one request may wait for the answer's first byte (the body, a download's included, streams after it).
+ * The library documents 60 s as its default but sets none on this path: a server or proxy that took the request
+ * and never answered held felt pull, publish, deploy, preview and retract forever, printing nothing. The library
+ * tries a request that timed out again (four tries in all), then the call fails with one line.
+ */
+export const REQUEST_TIMEOUT_MS = 60_000;
 /** What a listing asks GCS for: exactly the fields toInfo() reads, and the next page's token. */
 export const LISTING_FIELDS = 'items(name,size,md5Hash,crc32c,generation,contentType,contentEncoding,cacheControl,metadata),nextPageToken';
 
@@ -34,7 +44,12 @@ export class GcsStorage implements Storage {
    */
   client(): Promise<GoogleStorage> {
     this.loaded ??= import('./gcsClient.ts').then(
-      ({ Storage }) => new Storage({ projectId: this.options.projectId, ...(this.options.apiEndpoint ? { apiEndpoint: this.options.apiEndpoint } : {}) }),
+      ({ Storage }) =>
+        new Storage({
+          projectId: this.options.projectId,
+          timeout: this.options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+          ...(this.options.apiEndpoint ? { apiEndpoint: this.options.apiEndpoint } : {}),
+        }),
     );
     return this.loaded;
   }
@@ -198,6 +213,13 @@ async function guard<T>(where: string, work: () => Promise<T>): Promise<T> {
     if (status === 404) throw notFound(where);
     if (status === 412) throw preconditionFailed(where);
     const reason = redactSecrets(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+    // node-fetch's timeout (REQUEST_TIMEOUT_MS), after the library's own tries: said as what it is, not as its URL.
+    if ((error as { type?: unknown }).type === 'request-timeout') {
+      throw new FeltError('STORAGE_FAILED', `${where}: no answer (the storage took the request and did not reply, after several tries)`, {
+        cause: error,
+        hint: 'check the network, a proxy between you and the storage, and STORAGE_EMULATOR_HOST or the storage endpoint; then run the same command again',
+      });
+    }
     if (status === 401 || status === 403) {
       throw new FeltError('STORAGE_DENIED', `${where}: access denied (${reason})`, { cause: error });
     }

@@ -3,12 +3,15 @@
  * @google-cloud/storage client against the fake GCS server.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { md5Base64 } from '../../../cli/storage/checksum.ts';
 import { isPreconditionFailed } from '../../../cli/storage/errors.ts';
-import { GcsStorage } from '../../../cli/storage/gcs.ts';
+import { GcsStorage, REQUEST_TIMEOUT_MS } from '../../../cli/storage/gcs.ts';
+import { FeltError } from '../../../shared/errors.ts';
 import { LocalStorage } from '../../../cli/storage/local.ts';
 import { listInRanges, nameRanges } from '../../../cli/storage/nameRanges.ts';
 import type { Storage } from '../../../cli/storage/types.ts';
@@ -141,4 +144,31 @@ describe('the gcs backend on the wire', () => {
     });
     expect(listed.length).toBe(1002);
   });
+});
+
+describe('a GCS endpoint that takes a request and never answers', () => {
+  it('gives every request a timeout, and a call that meets only silence ends in one felt error instead of waiting forever', async () => {
+    // The library documents a 60 s default it does not apply on this path: without one of felt's, a call waited forever.
+    expect((await new GcsStorage({ projectId: 'felt-test', apiEndpoint: gcs.url }).client()).timeout).toBe(REQUEST_TIMEOUT_MS);
+    const held: ServerResponse[] = [];
+    const silent = createServer((_request, response) => void held.push(response));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const storage = new GcsStorage({ projectId: 'felt-test', apiEndpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 50 });
+      const failure = await storage
+        .bucket('site')
+        .list('articles/')
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      expect(failure).toBeInstanceOf(FeltError);
+      expect((failure as FeltError).code).toBe('STORAGE_FAILED');
+      expect((failure as FeltError).message).toMatch(/^gs:\/\/site: no answer \(the storage took the request and did not reply/);
+      expect(held.length).toBeGreaterThan(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  }, 60_000);
 });
