@@ -225,6 +225,11 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   reporter.print(
     `plan: ${result.upload.length} to upload${result.gzipped.length ? ` (${result.gzipped.length} gzip-encoded)` : ''}, ${result.patch.length} headers to fix, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.stale.length ? `, ${result.stale.length} stale (kept; --delete removes them)` : ''} in ${bucket.location}`,
   );
+  // A mistyped --bucket is a new bucket: said before it is made, so the plan shows it.
+  if (!exists)
+    reporter.note(
+      `note: ${bucket.location} does not exist; ${options.dryRun ? 'a real deploy creates it' : 'creating it'} (if you meant an existing bucket, check --bucket)`,
+    );
   const deleteRefusal = checkDeleteShare(result.remove.length, remote.size, bucket.location, options.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT);
   if (options.dryRun) {
     if (deleteRefusal && !options.yes) reporter.note(`warning: ${deleteRefusal.message}; a real run needs --yes`);

@@ -233,6 +233,21 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     await expect(run({ distDir: path.join(fixture.root, 'nothing') })).rejects.toThrow(/is missing or empty/);
   });
 
+  it('deploy says so when --bucket names a bucket that does not exist yet (a typo is a new bucket), in the plan and the run', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    const run = async (dryRun: boolean) => {
+      const { reporter, streams } = quiet();
+      await deploy({ contentDir: fixture.contentDir, distDir: dist, bucket: 'felt-sight', dryRun, storage: choice(), reporter });
+      return streams.err();
+    };
+    const location = kind === 'gcs' ? 'gs://felt-sight' : path.join(fixture.root, '.buckets', 'felt-sight');
+    expect(await run(true)).toContain(`note: ${location} does not exist; a real deploy creates it (if you meant an existing bucket, check --bucket)`);
+    expect(await run(false)).toContain(`note: ${location} does not exist; creating it`);
+    expect(await run(false)).not.toContain('does not exist');
+  });
+
   it('deploy reads only the files of a release that changed: hard links to the last release are answered by the checksum cache', async () => {
     // dist is a link a build flips to its new release; unchanged files of the new release are hard links to the old ones.
     const releases = path.join(fixture.root, 'dist.releases');
