@@ -109,9 +109,10 @@ export async function prepare(options: GenerateOptions, bucketFor?: (project: Pr
   return { project, plan, rules, prompts: new PromptBook(options.promptsDir), model: options.model ?? project.settings.generation.model, existing };
 }
 
-export function checkLocale(value: string): ContentLocale {
+/** A content locale of `flag` (--locale, or --translate's --to): refused naming that flag. */
+export function checkLocale(value: string, flag = '--locale'): ContentLocale {
   if (!(CONTENT_LOCALES as readonly string[]).includes(value)) {
-    throw new FeltError('BAD_OPTION', `--locale must be one of ${CONTENT_LOCALES.join(', ')}, not "${value}"`);
+    throw new FeltError('BAD_OPTION', `${flag} must be one of ${CONTENT_LOCALES.join(', ')}, not "${value}"`);
   }
   return value as ContentLocale;
 }

@@ -56,7 +56,7 @@ export interface TranslateResult {
 
 export async function translateArticle(options: TranslateOptions): Promise<TranslateResult> {
   const reporter: Reporter = options.reporter ?? createReporter();
-  const targets = [...new Set(options.to.map(checkLocale))];
+  const targets = [...new Set(options.to.map((locale) => checkLocale(locale, '--to')))];
   if (!targets.length) throw new FeltError('BAD_OPTION', '--translate needs --to with one or more content locales, e.g. --to ru_RU,tr_TR');
   const project = await loadProject(options.contentDir);
   const bucket = await devBucket(project, options.storage);

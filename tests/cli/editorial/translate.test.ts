@@ -101,6 +101,23 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
   });
 });
 
+describe('felt generate --translate --to with a locale felt does not write', () => {
+  it('names --to, the flag that holds it, and asks the model nothing', async () => {
+    const contentDir = await fixtureCopy();
+    await expect(
+      translateArticle({
+        contentDir,
+        storage: { storage: 'local' },
+        llm: { baseURL: llm.url, apiKey: KEY, timeoutMs: 5000 },
+        slug: 'poker-basics',
+        to: ['ru_RU', 'fr_FR'],
+        reporter: quiet().reporter,
+      }),
+    ).rejects.toThrow(/^--to must be one of en_US, ru_RU, tr_TR, not "fr_FR"$/);
+    expect(llm.chats).toHaveLength(0);
+  });
+});
+
 function englishAnswer() {
   const paragraph =
     'Patience at the table pays more than any trick. Fold weak hands early, watch the players who act after you, and keep your stakes where a bad night does not hurt.';
