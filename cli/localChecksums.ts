@@ -22,6 +22,7 @@ import { readFile, readdir, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
+import { FeltError } from '../shared/errors.ts';
 import { cacheFolderOf } from '../shared/paths.ts';
 import { md5Base64 } from './storage/checksum.ts';
 
@@ -120,7 +121,15 @@ export class LocalChecksums {
     const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith(extension));
     const files = names.map((name) => {
       const file = path.join(folder, name);
-      const { size, mtimeMs, ino } = statSync(file);
+      const info = statSync(file);
+      // A folder named like an article (or a socket, a FIFO) cannot be hashed or replaced by a pulled file: said as
+      // such, not as the EISDIR of reading it ("unexpected failure").
+      if (!info.isFile())
+        throw new FeltError('BAD_PATH', `found a folder or other non-file where a ${extension} file should be`, {
+          file,
+          hint: 'move it out of the content folder, then run the same command again',
+        });
+      const { size, mtimeMs, ino } = info;
       return { key: `${group}/${name.slice(0, -extension.length)}`, file, stamp: { size, mtimeMs, ino } };
     });
     const sums = await this.md5sOf(files);

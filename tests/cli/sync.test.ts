@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { link, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -144,6 +145,21 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect(third.download).toEqual(['articles/en_US/two.md']);
     expect(await readFile(path.join(folder, 'two.md'), 'utf8')).toContain('Two, updated');
     expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
+  });
+
+  it('pull refuses a folder named like an article in content/ with one felt error naming it, and writes nothing', async () => {
+    const prod = await bucket('felt-test');
+    await put(prod, 'one', 'One');
+    await put(prod, 'two', 'Two');
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    await mkdir(path.join(folder, 'two.md'));
+    const failure = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'BAD_PATH', location: { file: path.join(folder, 'two.md') } });
+    expect(String((failure as Error).message)).toMatch(/found a folder or other non-file where a \.md file should be/);
+    expect(existsSync(path.join(folder, 'one.md'))).toBe(false);
   });
 
   it('pull remembers the checksums of the files it writes at once: a pull right after it reads none of them', async () => {
