@@ -33,8 +33,9 @@ export const siteSettingsSchema = z.object({
   sponsored: z.object({ style: z.enum(['inline', 'list', 'block']), limit: z.number().int().min(1).optional() }),
   storage: z.object({
     prefix: slug,
-    backend: z.enum(['local', 'gcs']),
-    localRoot: text,
+    // Both optional, as the README says: a new project's storage is a local folder that runs offline.
+    backend: z.enum(['local', 'gcs']).default('local'),
+    localRoot: text.default('.buckets'),
     /** Google Cloud project of the buckets (GCS only); GOOGLE_CLOUD_PROJECT wins, the prefix is the default. */
     projectId: text.optional(),
     /** Another GCS endpoint (an emulator); --storage-endpoint wins. */

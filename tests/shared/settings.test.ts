@@ -60,6 +60,16 @@ describe('site.json storage fields', () => {
     expect(await problemsOf(loadContent(dir))).toEqual(expected);
   });
 
+  it('storage.backend and storage.localRoot may be left out: the local buckets in .buckets, as the README says', async () => {
+    const { dir } = await withSiteJson((site) => {
+      delete site.storage.backend;
+      delete site.storage.localRoot;
+    });
+    const { settings } = await loadProject(dir);
+    expect(settings.storage).toMatchObject({ backend: 'local', localRoot: '.buckets' });
+    expect(await problemsOf(loadContent(dir))).toEqual([]);
+  });
+
   describe('on Google Cloud Storage', () => {
     let gcs: FakeGcs;
     const saved = { GOOGLE_CLOUD_PROJECT: process.env.GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT: process.env.GCLOUD_PROJECT };
