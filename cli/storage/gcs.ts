@@ -17,6 +17,8 @@ export interface GcsOptions {
   apiEndpoint?: string;
   /** Per request, until the answer starts (default REQUEST_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** The longest wait between two tries of a request, in seconds (the library's default: 64). */
+  maxRetryDelaySeconds?: number;
 }
 
 const PAGE_SIZE = 1000;
@@ -48,6 +50,7 @@ export class GcsStorage implements Storage {
         new Storage({
           projectId: this.options.projectId,
           timeout: this.options.timeoutMs ?? REQUEST_TIMEOUT_MS,
+          ...(this.options.maxRetryDelaySeconds !== undefined ? { retryOptions: { maxRetryDelay: this.options.maxRetryDelaySeconds } } : {}),
           ...(this.options.apiEndpoint ? { apiEndpoint: this.options.apiEndpoint } : {}),
         }),
     );
