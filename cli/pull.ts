@@ -15,7 +15,7 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { articleFile, articleFolder } from '../shared/paths.ts';
+import { articleFile, articleFolder, displayPath } from '../shared/paths.ts';
 import pLimit from 'p-limit';
 import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
@@ -38,6 +38,8 @@ export interface PullOptions {
   env?: BucketEnv;
   locales?: string[];
   delete?: boolean;
+  /** With delete: remove every local article when the bucket lists none (refused otherwise: see pull). */
+  yes?: boolean;
   dryRun?: boolean;
   storage?: StorageChoice;
   /** Restore from and keep the bucket's packed state (state/): see snapshot.ts. */
@@ -119,6 +121,9 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     local.push({ pictures, articles: await checksums.folder(articleFolder(articlesRoot, locale), locale) });
   }
   const listed = await remote;
+  // What the bucket lists, and the local folders --delete would empty were it to list nothing.
+  let listedArticles = 0;
+  const emptied: string[] = [];
   for (const [i, locale] of locales.entries()) {
     const [pictureObjects, articleObjects] = listed[i]!;
     if (withPictures) {
@@ -161,18 +166,32 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     }
     for (const slug of localArticles.keys())
       if (!remoteArticles.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
+    listedArticles += articleObjects.length;
+    if (localArticles.size > 0) emptied.push(`${localArticles.size} in ${displayPath(folder)}`);
   }
   result.hashedLocally = checksums.hashed;
   result.download = jobs.map((j) => j.name);
   reporter.print(
     `plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''} from ${bucket.location}`,
   );
+  // A listing with no article in any locale pulled is more often a wrong or empty bucket, or a proxy's page read as
+  // "no objects", than a production that really deleted everything: --delete would then empty content/. Other
+  // deletions go through, as before: a locale production does not have, articles it dropped (unlike a deploy's
+  // deletions, they leave the bucket, the articles' home, whole).
+  const emptyListing =
+    options.delete && listedArticles === 0 && emptied.length
+      ? new FeltError('EMPTY_LISTING', `--delete would remove every local article (${emptied.join('; ')}): ${bucket.location} lists none`, {
+          hint: 'check the bucket and --env, then rerun with --yes if it really holds no articles',
+        })
+      : undefined;
   if (options.dryRun) {
     for (const name of result.download) reporter.print(`download ${name}`);
     for (const file of result.remove) reporter.print(`delete   ${file}`);
+    if (emptyListing && !options.yes) reporter.note(`warning: ${emptyListing.message}; a real run needs --yes`);
     await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
     return result;
   }
+  if (emptyListing && !options.yes) throw emptyListing;
   // A pull killed mid-write leaves its temporary files; this one clears them from the folders it writes.
   for (const locale of locales) {
     const folder = articleFolder(articlesRoot, locale);

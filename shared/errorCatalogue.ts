@@ -74,6 +74,10 @@ const entries = {
   },
   STORAGE_FAILED: { title: 'A storage call failed', hint: 'check the network and STORAGE_EMULATOR_HOST or the storage endpoint' },
   STORAGE_UNAVAILABLE: { title: 'Storage is unavailable for now', hint: 'it was retried; run the same command again later, finished work is kept' },
+  EMPTY_LISTING: {
+    title: 'The bucket lists no articles, and --delete would remove every local one',
+    hint: 'check the bucket and --env (an empty or wrong bucket, a proxy answering for it); rerun with --yes if it really is empty',
+  },
   TOO_MANY_DELETIONS: { title: 'A deletion would empty much of a bucket', hint: 'check --dist and the bucket, then rerun with --yes or a larger --max-delete' },
   PUBLISH_RECORD_INVALID: {
     title: 'The publish record cannot be read',

@@ -19,6 +19,7 @@ import { createReporter } from '../../cli/report.ts';
 import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
 import type { Bucket } from '../../cli/storage/types.ts';
 import { EXIT } from '../../shared/exitCodes.ts';
+import { displayPath } from '../../shared/paths.ts';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
 import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 
@@ -178,6 +179,34 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
 
     expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist, '--delete', '--max-delete', '100')).toBe(EXIT.ok);
     expect((await site.list('')).map((o) => o.name)).toEqual(['a.html', 'index.html']);
+  });
+
+  it('pull --delete refuses to remove every local article when the bucket lists none, without --yes, before it deletes anything', async () => {
+    // A production bucket that answers with no articles (empty, the wrong one, a proxy's page read as no objects).
+    const prod = await bucket('felt-test');
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    await mkdir(folder, { recursive: true });
+    for (const slug of ['alpha', 'beta', 'gamma', 'delta']) await writeFile(path.join(folder, `${slug}.md`), article(slug, slug));
+    const local = (await readdir(folder)).filter((name) => name.endsWith('.md')).sort();
+    expect(await names(prod)).toEqual([]);
+    const refusal = `--delete would remove every local article (4 in `;
+
+    expect(await felt('pull', '--locale', 'en_US', '--delete', '--dry-run')).toBe(EXIT.ok);
+    expect(lines().filter((line) => line.includes(refusal))).toEqual([expect.stringMatching(/^warning: .*: \S+ lists none; a real run needs --yes$/)]);
+    printed = [];
+    expect(await felt('pull', '--locale', 'en_US', '--delete')).toBe(EXIT.failed);
+    expect(lines().filter((line) => line.startsWith('felt:'))).toEqual([
+      `felt: ${refusal}${displayPath(folder)}): ${prod.location} lists none. check the bucket and --env, then rerun with --yes if it really holds no articles`,
+    ]);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.md')).sort()).toEqual(local);
+
+    // One article listed: the others go, as --delete always did.
+    await put(prod, 'articles/en_US/alpha.md', article('alpha', 'alpha'));
+    expect(await felt('pull', '--locale', 'en_US', '--delete')).toBe(EXIT.ok);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.md'))).toEqual(['alpha.md']);
+    await prod.delete('articles/en_US/alpha.md');
+    expect(await felt('pull', '--locale', 'en_US', '--delete', '--yes')).toBe(EXIT.ok);
+    expect((await readdir(folder)).filter((name) => name.endsWith('.md'))).toEqual([]);
   });
 });
 
