@@ -148,41 +148,37 @@ describe('felt retract on the command line', () => {
     // A flag the record cannot keep is a felt: line before anything is written, not a schema dump and exit 70.
     [['--slug', 'river-bets', '--by', ''], /^felt: --by is empty\. name who retracts/],
   ])('refuses %j with one felt: line, exit 1, and changes nothing', async (args, message) => {
-    const contentDir = await fixtureCopy();
-    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
-    await putArticle(prod, 'river-bets', 'River Bets');
-    const printed: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void printed.push(parts.join(' ')));
-    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
-    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
-    expect(await main(['node', 'felt', 'retract', ...args, '--content', contentDir, '--storage', 'local'])).toBe(1);
-    expect(printed).toHaveLength(1);
-    expect(printed[0]).toMatch(message);
-    expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
-    expect(await prod.list('retracted/')).toEqual([]);
+    await expectRefused(args, message);
   });
 });
 
+/** `felt retract <args>` against a bucket holding river-bets: one felt: line matching `message`, exit 1, nothing written. */
+async function expectRefused(args: readonly string[], message: RegExp): Promise<void> {
+  const contentDir = await fixtureCopy();
+  const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
+  await putArticle(prod, 'river-bets', 'River Bets');
+  const printed: string[] = [];
+  vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void printed.push(parts.join(' ')));
+  vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+  vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+  try {
+    expect(await main(['node', 'felt', 'retract', ...args, '--content', contentDir, '--storage', 'local']), args[2]).toBe(1);
+    expect(printed, args[2]).toHaveLength(1);
+    expect(printed[0], args[2]).toMatch(message);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
+  expect(await prod.list('retracted/')).toEqual([]);
+}
+
 describe('felt retract with a --by or --reason longer than the record keeps', () => {
   it('refuses it with one felt: line, exit 1, and changes nothing', async () => {
-    const contentDir = await fixtureCopy();
-    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
-    await putArticle(prod, 'river-bets', 'River Bets');
-    const printed: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void printed.push(parts.join(' ')));
-    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
-    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
-    for (const [flag, value, message] of [
-      ['--by', 'x'.repeat(201), /^felt: --by is 201 characters long, more than the record keeps \(200\)/],
-      ['--reason', 'r'.repeat(10_001), /^felt: --reason is 10001 characters long, more than the record keeps \(10000\)/],
-    ] as const) {
-      printed.length = 0;
-      expect(await main(['node', 'felt', 'retract', '--slug', 'river-bets', flag, value, '--content', contentDir, '--storage', 'local']), flag).toBe(1);
-      expect(printed, flag).toHaveLength(1);
-      expect(printed[0], flag).toMatch(message);
-    }
-    expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
-    expect(await prod.list('retracted/')).toEqual([]);
+    await expectRefused(['--slug', 'river-bets', '--by', 'x'.repeat(201)], /^felt: --by is 201 characters long, more than the record keeps \(200\)/);
+    await expectRefused(
+      ['--slug', 'river-bets', '--reason', 'r'.repeat(10_001)],
+      /^felt: --reason is 10001 characters long, more than the record keeps \(10000\)/,
+    );
   });
 });
 
