@@ -2,6 +2,7 @@
 // words each, spread over the bundled categories and authors, written as felt
 // content (and reused by the peers' templates). The same N gives the same
 // bytes on every run.
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +62,9 @@ const MARKER = '.bench-corpus';
 export async function writeCorpus(dir, count, { seed = 42, offset = 0, fresh = false } = {}) {
   if (offset === 0) {
     const entries = await readdir(dir).catch((error) => (error.code === 'ENOENT' ? [] : Promise.reject(error)));
-    if (entries.length > 0 && !entries.includes(MARKER)) {
+    // A corpus written before the marker existed (a bench's --work folder kept from then) has the corpus's first article.
+    const earlierCorpus = existsSync(path.join(dir, 'articles', 'en_US', 'article-000000.md'));
+    if (entries.length > 0 && !entries.includes(MARKER) && !earlierCorpus) {
       throw new Error(`refusing to replace ${dir}: it is not a bench corpus (no ${MARKER} in it); give a new or empty folder`);
     }
     await rm(dir, { recursive: true, force: true });
