@@ -20,7 +20,7 @@ export function registerPull(program: Command): void {
       .option('--env <env>', 'prod, or dev: written to content.dev/, never to content/, so no production build reads it', 'prod')
       .option('--locale <locale>', 'only this content locale (repeatable)', collect)
       .option('--delete', 'delete local articles that are not in the bucket')
-      .option('--yes', "with --delete, empty a locale's folder when the bucket lists no article for it (refused otherwise)")
+      .option('--yes', 'with --delete, remove every local article even when the bucket lists none (refused otherwise)')
       .option('--dry-run', 'print the plan only')
       .option('--snapshot', "take most articles from the bucket's packed state when content/ is empty, and keep that state current (state/ in the bucket)"),
   ).action(async (flags: Flags) => {
