@@ -8,10 +8,11 @@
  * moves: `felt build --out content` or `--out .` used to move the folder into
  * the releases and delete it on the next build.
  */
-import { lstatSync, readdirSync, realpathSync, type Stats } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../shared/errors.ts';
 import { displayPath } from '../shared/paths.ts';
+import { refuseForeignFolder } from '../site/build/output.ts';
 
 /** A path with the links of its existing part resolved; as given when nothing of it exists. */
 function realPath(file: string): string {
@@ -22,26 +23,15 @@ function realPath(file: string): string {
   }
 }
 
-/**
- * The output path's own entry, undefined when nothing is there. A path through a file (`--out notes.txt/dist`,
- * ENOTDIR) has nothing there either: it holds nothing to move, and the build refuses it at its output folder with
- * the path and the stage (BAD_PATH, "found a file where a folder should be") instead of an unexpected failure here.
- */
-function folderInfo(out: string): Stats | undefined {
-  try {
-    return lstatSync(out, { throwIfNoEntry: false });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
-
 /** True when `inner` is `outer` or inside it. */
 function within(inner: string, outer: string): boolean {
   return inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
 }
 
-/** Throws BAD_PATH when a build into `outDir` would move or remove what felt did not write. */
+/**
+ * Throws BAD_PATH when a build into `outDir` would move or remove what felt did not write: the content folder or
+ * one holding it, or a folder felt did not build (refuseForeignFolder, which the build asks again).
+ */
 export function checkOutputFolder(outDir: string, contentDir: string, flag = '--out'): void {
   const out = path.resolve(outDir);
   // The folder itself is a link felt made into its releases: its parent's links are resolved, not its own.
@@ -52,12 +42,5 @@ export function checkOutputFolder(outDir: string, contentDir: string, flag = '--
       hint: `a build replaces its output folder whole; choose another folder with ${flag}, e.g. dist`,
     });
   }
-  const info = folderInfo(out);
-  if (!info?.isDirectory()) return;
-  const entries = readdirSync(out);
-  if (entries.length === 0 || entries.includes('.felt')) return;
-  throw new FeltError('BAD_PATH', `${flag} names a folder felt did not build (it holds files and no .felt/)`, {
-    file: out,
-    hint: `a build moves such a folder into ${path.basename(out)}.releases/ and a later one removes it; move its files away, or choose another folder with ${flag}`,
-  });
+  refuseForeignFolder(out, flag);
 }

@@ -62,12 +62,37 @@ export function isComplete(release: string): boolean {
 }
 
 /**
+ * Refuses (BAD_PATH) an output folder felt did not build: a plain folder with files in it and no `.felt/` of felt's
+ * bookkeeping. A build adopts a plain folder as an older felt's site, its first release, and a later build removes
+ * it: `--out content`, `--out .` or a folder of the operator's own would be deleted. The CLI asks before it loads
+ * anything (cli/outputFolder.ts); prepareOutput asks again for every other caller of the build.
+ */
+export function refuseForeignFolder(outDir: string, flag = '--out'): void {
+  let info;
+  try {
+    info = lstatSync(outDir, { throwIfNoEntry: false });
+  } catch (error) {
+    // A path through a file (`--out notes.txt/dist`): nothing there to adopt; the build refuses it where it writes.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+    throw error;
+  }
+  if (!info?.isDirectory()) return;
+  const entries = readdirSync(outDir);
+  if (entries.length === 0 || entries.includes('.felt')) return;
+  throw new FeltError('BAD_PATH', `${flag} names a folder felt did not build (it holds files and no .felt/)`, {
+    file: outDir,
+    hint: `a build moves such a folder into ${path.basename(outDir)}.releases/ and a later one removes it; move its files away, or choose another folder with ${flag}`,
+  });
+}
+
+/**
  * Makes outDir's layout ready for a build: a plain folder from an older felt
  * becomes the first release, a link lost by hand points again at the newest
  * complete release, and everything but the current and one spare release is
  * removed. Refuses what it did not make (a link elsewhere, a file).
  */
 export function prepareOutput(outDir: string): OutputLayout {
+  refuseForeignFolder(outDir);
   const releases = releasesDir(outDir);
   const releasesInfo = lstatSync(releases, { throwIfNoEntry: false });
   if (releasesInfo && !releasesInfo.isDirectory()) {

@@ -10,6 +10,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkOutputFolder } from '../../cli/outputFolder.ts';
+import { buildSite } from '../../site/build/build.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { STACK_TRACE, ensureCompiled, runFelt } from '../security/support/cli.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
@@ -98,4 +99,22 @@ describe('checkOutputFolder', () => {
       expect((error as FeltError).message).toMatch(/^--out names /);
     }
   });
+});
+
+describe('buildSite, called without the CLI (a script, a test)', () => {
+  it("refuses a folder felt did not build too, and leaves it whole: the guard is the build's own", async () => {
+    const content = await fixtureCopy();
+    const mine = path.join(await tempDir('felt-out-'), 'notes');
+    await mkdir(mine, { recursive: true });
+    await writeFile(path.join(mine, 'thesis.txt'), 'precious');
+    const failure = await buildSite({ contentDir: content, outDir: mine, threads: 1 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(FeltError);
+    expect((failure as FeltError).code).toBe('BAD_PATH');
+    expect((failure as FeltError).message).toMatch(/--out names a folder felt did not build/);
+    expect(await readdir(mine)).toEqual(['thesis.txt']);
+    expect(existsSync(`${mine}.releases`)).toBe(false);
+  }, 60_000);
 });
