@@ -139,8 +139,15 @@ export function registerGenerate(program: Command): void {
 function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
   const { usage } = result;
   const cost = usage.costUsd === null ? 'cost unknown (no price for this model in site.json)' : `about $${usage.costUsd.toFixed(4)}`;
+  // Calls that never connected sent nothing and cost nothing; those that timed out or dropped after sending may have been billed.
   const failedCalls = usage.failedRequests
-    ? ` (and ${plural(usage.failedRequests, 'failed call')}${usage.estimatedPromptTokens ? `, about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out` : ''})`
+    ? ` (and ${[
+        plural(usage.failedRequests, 'failed call'),
+        usage.unconnectedRequests ? `${usage.unconnectedRequests} could not connect` : '',
+        usage.estimatedPromptTokens ? `about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out or dropped` : '',
+      ]
+        .filter(Boolean)
+        .join(', ')})`
     : '';
   reporter.print(
     `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens, ${cost}`,

@@ -38,8 +38,13 @@ export interface Usage {
   /** Of the tokens above, those answered through the Batch API, billed at BATCH_DISCOUNT. */
   batchPromptTokens: number;
   batchCompletionTokens: number;
-  /** Chat attempts that got no answer: an HTTP error, a timeout, a dropped connection. */
+  /** Chat attempts that got no answer: an HTTP error, a timeout, a dropped connection, no connection at all. */
   failedRequests: number;
+  /**
+   * Of failedRequests, the attempts that never reached the endpoint (connection refused, no such
+   * host, a certificate refused): nothing was sent, so nothing of them is counted in the cost.
+   */
+  unconnectedRequests: number;
   /**
    * Prompt tokens of the attempts that timed out or dropped after the request was sent: the
    * provider may have read (and billed) the prompt, and no usage came back to say so. Estimated
@@ -57,6 +62,7 @@ export function emptyUsage(): Usage {
     batchPromptTokens: 0,
     batchCompletionTokens: 0,
     failedRequests: 0,
+    unconnectedRequests: 0,
     estimatedPromptTokens: 0,
     retries: 0,
   };
@@ -86,8 +92,8 @@ interface Attempts {
   made: number;
   lastFailure: string;
   onRetry(reason: string, retry: number): void;
-  /** An attempt that got no answer; `sentChars` is the size of the request when it may have been read. */
-  onFailure(sentChars: number): void;
+  /** An attempt that got no answer; `sentChars` is the size of the request when it may have been read, `unconnected` when it cannot have been. */
+  onFailure(sentChars: number, unconnected?: boolean): void;
 }
 
 /** The request whose attempts the SDK is making, across its awaits and retry waits. */
@@ -117,10 +123,14 @@ class FeltOpenAI extends OpenAI {
       }
       return response;
     } catch (error) {
-      // The SDK aborts the attempt's controller when the attempt's timeout passes.
+      // The SDK aborts the attempt's controller when the attempt's timeout passes: the request may
+      // have been sent by then. A connection that was never made sent nothing, and costs nothing.
       if (attempts) {
-        attempts.lastFailure = controller.signal.aborted ? 'request timed out' : 'connection failed';
-        attempts.onFailure(typeof rest.body === 'string' ? rest.body.length : 0);
+        const timedOut = controller.signal.aborted;
+        const unconnected = timedOut ? undefined : neverConnected(error);
+        attempts.lastFailure = timedOut ? 'request timed out' : unconnected ? `no connection: ${unconnected}` : 'connection failed';
+        if (unconnected) attempts.onFailure(0, true);
+        else attempts.onFailure(typeof rest.body === 'string' ? rest.body.length : 0);
       }
       throw error;
     } finally {
@@ -195,8 +205,9 @@ export class Llm {
         this.usage.retries++;
         this.options.onRetry?.(reason, retry, this.maxRetries);
       },
-      onFailure: (sentChars) => {
+      onFailure: (sentChars, unconnected) => {
         this.usage.failedRequests++;
+        if (unconnected) this.usage.unconnectedRequests++;
         this.usage.estimatedPromptTokens += Math.ceil(sentChars / CHARS_PER_TOKEN);
       },
     };
@@ -207,6 +218,59 @@ export class Llm {
       throw toFeltError(error, this.options.baseURL);
     }
   }
+}
+
+/**
+ * Errors of the connection itself, before any byte of the request could be written: the address
+ * refused or could not be reached, the name did not resolve, the TLS handshake refused the
+ * certificate; so is any error of the connect() or getaddrinfo() call. A reset or a close after
+ * connecting is not here: the request may have been read.
+ */
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/**
+ * The code of a failed fetch that never connected (fetch's TypeError carries the socket's error as
+ * its cause, several addresses tried an AggregateError of them), else undefined: a failure that
+ * may have come after the request was sent.
+ */
+export function neverConnected(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  let code: string | undefined;
+  while (queue.length && seen.size < 16) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    // fetch refuses a port browsers block (6000, 9, …) before it connects, with no code.
+    if (current instanceof Error && current.message === 'bad port') code ??= 'bad port';
+    const { code: found, syscall } = current as { code?: unknown; syscall?: unknown };
+    if (typeof found === 'string') {
+      // One error of the chain that may have come after connecting outweighs any other.
+      if (!NEVER_CONNECTED.has(found) && syscall !== 'connect' && syscall !== 'getaddrinfo') return undefined;
+      code ??= found;
+    }
+    queue.push((current as { cause?: unknown }).cause);
+    if (current instanceof AggregateError) queue.push(...(current.errors as unknown[]));
+  }
+  return code;
 }
 
 function toFeltError(error: unknown, baseURL: string | undefined): FeltError {

@@ -3,13 +3,16 @@
  * reports 1000 prompt and 800 completion tokens; at the fixture's prices
  * (0.15 and 0.6 USD per million) an answer costs $0.00063.
  */
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { collectBatches, submitBatch } from '../../../cli/generate/batch.ts';
+import { neverConnected } from '../../../cli/generate/llm.ts';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { FeltError } from '../../../shared/errors.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { makeFixture, siteSettings } from '../../helpers/fixtureSite.ts';
-import { bucketFiles, felt, libraryOptions, setUpWorld } from './support.ts';
+import { bucketFiles, felt, feltWithEnv, KEY, libraryOptions, setUpWorld } from './support.ts';
 
 const ANSWER_USD = (1000 * 0.15 + 800 * 0.6) / 1e6;
 const world = setUpWorld();
@@ -79,6 +82,62 @@ describe('the cost', () => {
     expect(summary.usage.costUsd!).toBeGreaterThan(ANSWER_USD);
   });
 
+  it('counts no prompt tokens for calls that never connected (refused), so they neither cost nor use up the budget', async () => {
+    const { opts } = libraryOptions(world, {
+      count: 2,
+      concurrency: 1,
+      maxCostUsd: 0.0015,
+      llm: { baseURL: await closedPortUrl(), apiKey: KEY, maxRetries: 1 },
+    });
+    const summary = (await generate(opts)) as RunSummary;
+    expect(summary.stored).toHaveLength(0);
+    expect(summary.usage.failedRequests).toBeGreaterThanOrEqual(2);
+    expect(summary.usage).toMatchObject({ requests: 0, unconnectedRequests: summary.usage.failedRequests, estimatedPromptTokens: 0, costUsd: 0 });
+    // Both articles were tried: the refused calls of the first spent nothing of the $0.0001.
+    expect(summary.stopped?.reason).not.toBe('budget');
+    expect(summary.failed.map((f) => f.slot)).toEqual([0, 1]);
+  });
+
+  it('the run line says the failed calls could not connect, and counts no tokens or cost for them', async () => {
+    const result = await feltWithEnv(world, { OPENAI_BASE_URL: await closedPortUrl() }, 'generate', '--locale', 'en_US', '--count', '1');
+    expect(result.code).toBe(EXIT.failed);
+    expect(result.stdout).toMatch(
+      /^run 2026-\d\d-\d\d: 0 stored, 1 skipped, 0 done before; 0 requests \(and 6 failed calls, 6 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
+    );
+    expect(result.stdout).not.toMatch(/prompt tokens counted/);
+  });
+
+  it('still counts the prompt of a call whose connection dropped after the request was sent', async () => {
+    const dropping = createServer((socket) => socket.once('data', () => socket.destroy()));
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(dropping.address() as AddressInfo).port}/v1`;
+      const { opts } = libraryOptions(world, { count: 1, llm: { baseURL, apiKey: KEY, maxRetries: 0 } });
+      const summary = (await generate(opts)) as RunSummary;
+      expect(summary.usage).toMatchObject({ requests: 0, failedRequests: 1, unconnectedRequests: 0 });
+      expect(summary.usage.estimatedPromptTokens).toBeGreaterThan(500);
+    } finally {
+      await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
+
+  it('tells a connection never made (refused, unknown host, refused certificate) from one that failed after connecting', () => {
+    const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
+    const systemError = (code: string, syscall: string) => Object.assign(new Error(`${syscall} ${code}`), { code, syscall });
+    expect(neverConnected(fetchFailed(systemError('ECONNREFUSED', 'connect')))).toBe('ECONNREFUSED');
+    expect(neverConnected(fetchFailed(systemError('ENOTFOUND', 'getaddrinfo')))).toBe('ENOTFOUND');
+    expect(neverConnected(fetchFailed(systemError('ETIMEDOUT', 'connect')))).toBe('ETIMEDOUT');
+    expect(neverConnected(fetchFailed(Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' })))).toBe('CERT_HAS_EXPIRED');
+    const everyAddress = Object.assign(new AggregateError([systemError('ECONNREFUSED', 'connect'), systemError('ENETUNREACH', 'connect')]), {
+      code: 'ECONNREFUSED',
+    });
+    expect(neverConnected(fetchFailed(everyAddress))).toBe('ECONNREFUSED');
+    expect(neverConnected(fetchFailed(new Error('bad port')))).toBe('bad port');
+    expect(neverConnected(fetchFailed(systemError('ECONNRESET', 'read')))).toBeUndefined();
+    expect(neverConnected(fetchFailed(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' })))).toBeUndefined();
+    expect(neverConnected(new DOMException('This operation was aborted', 'AbortError'))).toBeUndefined();
+  });
+
   it('a direct run does not pay again for the articles of a batch not yet collected', async () => {
     world.llm.batchPolls = 5;
     await submitBatch(libraryOptions(world, { count: 3 }).opts);
@@ -93,3 +152,12 @@ describe('the cost', () => {
     expect(await bucketFiles(world)).toHaveLength(0);
   });
 });
+
+/** A loopback address nothing listens on: a connection there is refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
+}

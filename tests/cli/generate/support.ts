@@ -68,7 +68,16 @@ export function libraryOptions(world: World, extra: Partial<GenerateOptions> = {
 
 /** `felt generate …` in the fixture, against the fake endpoint. */
 export async function felt(world: World, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env, NO_COLOR: '1', OPENAI_BASE_URL: world.llm.url, OPENAI_API_KEY: KEY };
+  return feltWithEnv(world, {}, ...args);
+}
+
+/** The same, with environment variables of the test's own (OPENAI_BASE_URL naming another endpoint). */
+export async function feltWithEnv(
+  world: World,
+  extraEnv: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, NO_COLOR: '1', OPENAI_BASE_URL: world.llm.url, OPENAI_API_KEY: KEY, ...extraEnv };
   try {
     const { stdout, stderr } = await run(process.execPath, [FELT, ...args, '--content', world.fixture.contentDir], { cwd: world.fixture.root, env });
     return { code: 0, stdout, stderr };
