@@ -39,7 +39,7 @@ import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { LocalChecksums, type FileStamp } from './localChecksums.ts';
-import { openStorage, type StorageChoice } from './storage/index.ts';
+import { bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isNotFound } from './storage/errors.ts';
 import { compareNames, listInRanges, nameRanges } from './storage/nameRanges.ts';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
@@ -148,6 +148,18 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   const missing = () => new FeltError('DIST_MISSING', `${options.distDir} is missing or empty`, { hint: 'run felt build first' });
   if (!hasEntries(root)) throw missing();
   const project = await loadProject(options.contentDir);
+  // The article buckets are the pipeline's (generate, publish, pull): a site deployed into one would mix thousands of
+  // pages in with the articles, and a --delete there would remove the articles themselves.
+  const articleBuckets = (['prod', 'dev'] as const).map((env) => bucketName(project.settings.storage.prefix, env));
+  if (articleBuckets.includes(options.bucket)) {
+    throw new FeltError(
+      'BAD_OPTION',
+      `--bucket ${options.bucket} is the ${options.bucket === articleBuckets[0] ? 'production' : 'dev'} article bucket (storage.prefix in site.json)`,
+      {
+        hint: 'deploy the site to its own hosting bucket, like www-feltmagazine',
+      },
+    );
+  }
   const storage = openStorage(project, options.storage);
   const bucket = storage.bucket(options.bucket);
   const compress = options.gzip !== false && storage.kind === 'gcs';

@@ -181,6 +181,25 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect((await site.list('')).map((o) => o.name)).toEqual(['a.html', 'index.html']);
   });
 
+  it('deploy refuses the article buckets (storage.prefix and its -dev), before it uploads anything', async () => {
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(dist, { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    for (const [name, which] of [
+      ['felt-test', 'production'],
+      ['felt-test-dev', 'dev'],
+    ] as const) {
+      const articles = await bucket(name);
+      await put(articles, 'articles/en_US/alpha.md', article('alpha', 'Alpha'));
+      printed = [];
+      expect(await felt('deploy', '--bucket', name, '--dist', dist), name).toBe(EXIT.failed);
+      expect(lines().filter((line) => line.startsWith('felt:'))).toEqual([
+        `felt: --bucket ${name} is the ${which} article bucket (storage.prefix in site.json). deploy the site to its own hosting bucket, like www-feltmagazine`,
+      ]);
+      expect((await articles.list('')).map((o) => o.name)).toEqual(['articles/en_US/alpha.md']);
+    }
+  });
+
   it('pull --delete refuses to remove every local article when the bucket lists none, without --yes, before it deletes anything', async () => {
     // A production bucket that answers with no articles (empty, the wrong one, a proxy's page read as no objects).
     const prod = await bucket('felt-test');
