@@ -42,10 +42,12 @@ export function collect(value: string, previous: string[] = []): string[] {
   );
 }
 
+/** A count flag: decimal digits only, so `1e3`, `0x10` and ` 5` are refused rather than read as 1,000, 16 and 5. */
 export function positiveInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new FeltError('BAD_OPTION', `${name} must be a whole number of at least 1, not "${value}"`);
+    if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+      throw new FeltError('BAD_OPTION', `${name} must be a whole number of at least 1, not "${value}"`);
     return n;
   };
 }

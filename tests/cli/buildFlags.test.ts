@@ -15,7 +15,7 @@ const FELT = path.join(FELT_ROOT, 'bin/felt.js');
 describe('felt build --threads', () => {
   it('refuses what is not a whole number of at least 1, in one line, before building anything', async () => {
     const out = path.join(await tempDir(), 'dist');
-    for (const bad of ['abc', '0', '1.5']) {
+    for (const bad of ['abc', '0', '1.5', '1e3', '0x10']) {
       const failed = await promisify(execFile)(process.execPath, [
         FELT,
         'build',
