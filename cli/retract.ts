@@ -70,6 +70,24 @@ export async function retract(options: RetractOptions): Promise<RetractResult> {
     throw new FeltError('NOT_IN_PRODUCTION', `no article "${options.slug}" in ${prod.location} (${locales.join(', ')})`, {
       hint: 'check the slug and --locale: felt retract takes back published articles only',
     });
+  // A redirect to an article of this site must lead to one production holds, in each locale retracted: the site of a locale
+  // serves that locale's articles, and a redirect to a missing one would send readers to a 404.
+  const target = redirect !== undefined && isSitePath(redirect) ? redirectArticleSlug(redirect) : undefined;
+  if (target !== undefined) {
+    const missing = [];
+    for (const { locale } of found) if (!SLUG_PATTERN.test(target) || !(await prod.stat(articleObjectName(locale, target)))) missing.push(locale);
+    if (missing.length)
+      throw new FeltError(
+        'NOT_IN_PRODUCTION',
+        `--redirect "${options.redirect}" leads to no article: "${target}" is not in ${prod.location} (${missing.join(', ')})`,
+        {
+          hint:
+            missing.length < found.length
+              ? 'redirect each locale to an article it has: retract one locale at a time with --locale and its own --redirect'
+              : 'redirect to a published article (felt pull --dry-run lists them), or leave --redirect out to answer 410 Gone',
+        },
+      );
+  }
   const retractedAt = (options.now ?? new Date()).toISOString();
   const devExists = !options.keepDev && (await dev.exists());
   const result: RetractResult = { bucket: prod.location, records: [], deleted: [], dryRun: Boolean(options.dryRun) };
@@ -135,6 +153,15 @@ export function checkRedirect(target: string, slug: string, settings: SiteSettin
   if (path.replace(/\/+$/, '') === own)
     throw new FeltError('BAD_OPTION', `--redirect "${target}" is the retracted article's own address`, { hint: 'redirect to another page' });
   return path;
+}
+
+/** The slug of the article a path of this site leads to (/articles/<slug>, with or without a trailing slash), else undefined. */
+export function redirectArticleSlug(sitePath: string): string | undefined {
+  const { pathname } = new URL(sitePath, 'https://site.invalid');
+  const prefix = urls.article('');
+  if (!pathname.startsWith(prefix)) return undefined;
+  const rest = pathname.slice(prefix.length).replace(/\/$/, '');
+  return rest && !rest.includes('/') ? rest : undefined;
 }
 
 function titleOf(data: Buffer): string | undefined {

@@ -23,7 +23,10 @@ export function registerRetract(program: Command): void {
       )
       .requiredOption('--slug <slug>', 'the article to take back')
       .option('--locale <locale>', 'only this content locale (repeatable; default: every locale that has the slug)', collect)
-      .option('--redirect <path>', 'send readers to this page of the site instead of the gone page')
+      .option(
+        '--redirect <path>',
+        'send readers to this page of the site instead of the gone page (an /articles/ page must be published in each locale retracted)',
+      )
       .option('--allow-external', 'let --redirect be an address on another site')
       .option('--reason <text>', 'why, kept in the record (not shown to readers)')
       .option('--by <name>', 'who retracts (default: FELT_OPERATOR, else your login name)')

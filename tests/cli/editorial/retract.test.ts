@@ -42,6 +42,10 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
       await putArticle(bucket, 'moved-guide', 'Moved Guide', { date: '2025-11-03' });
       await putArticle(bucket, 'kept-guide', 'Kept Guide', { date: '2025-11-04' });
     }
+    // The redirect target below: published, as a redirect to an article must be.
+    await prod.write('articles/en_US/poker-basics.md', await readFile(articlePath(contentDir, 'poker-basics')), {
+      contentType: 'text/markdown; charset=utf-8',
+    });
     await pull({ contentDir, storage: choice, reporter: quiet().reporter });
     expect(existsSync(articlePath(contentDir, 'river-bets'))).toBe(true);
 
@@ -144,6 +148,16 @@ describe('felt retract on the command line', () => {
     [['--slug', 'river-bets', '--redirect', 'javascript:alert(1)'], /^felt: --redirect "javascript:alert\(1\)" is not a path of this site/],
     [['--slug', 'river-bets', '--redirect', '//elsewhere.example/x'], /^felt: --redirect "\/\/elsewhere.example\/x" is not a path of this site/],
     [['--slug', 'river-bets', '--redirect', '/articles/river-bets/'], /^felt: --redirect "\/articles\/river-bets\/" is the retracted article's own address/],
+    // An article production does not hold: readers would be sent to a 404.
+    [
+      ['--slug', 'river-bets', '--redirect', '/articles/no-such-slug'],
+      /^felt: --redirect "\/articles\/no-such-slug" leads to no article: "no-such-slug" is not in .* \(en_US\)\. redirect to a published article .*or leave --redirect out/,
+    ],
+    [
+      ['--slug', 'river-bets', '--redirect', 'https://fixture.example/articles/no-such-slug/?from=old'],
+      /^felt: --redirect "https:\/\/fixture\.example\/articles\/no-such-slug\/\?from=old" leads to no article: "no-such-slug" is not in /,
+    ],
+    [['--slug', 'river-bets', '--redirect', '/articles/Not_A_Slug'], /^felt: --redirect "\/articles\/Not_A_Slug" leads to no article/],
 
     // A flag the record cannot keep is a felt: line before anything is written, not a schema dump and exit 70.
     [['--slug', 'river-bets', '--by', ''], /^felt: --by is empty\. name who retracts/],
@@ -171,6 +185,28 @@ async function expectRefused(args: readonly string[], message: RegExp): Promise<
   expect(await prod.stat('articles/en_US/river-bets.md')).toBeDefined();
   expect(await prod.list('retracted/')).toEqual([]);
 }
+
+describe('felt retract --redirect to an article of this site', () => {
+  it('takes one production holds in each locale retracted; one missing in a locale is refused, and --locale retracts where it exists', async () => {
+    const contentDir = await fixtureCopy();
+    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
+    for (const locale of ['en_US', 'ru_RU']) await putArticle(prod, 'river-bets', 'River Bets', { locale });
+    await putArticle(prod, 'kept-guide', 'Kept Guide');
+    const storage = { storage: 'local' } as const;
+    await expect(retract({ contentDir, slug: 'river-bets', redirect: '/articles/kept-guide', storage, reporter: quiet().reporter })).rejects.toMatchObject({
+      code: 'NOT_IN_PRODUCTION',
+      message: expect.stringMatching(/^--redirect "\/articles\/kept-guide" leads to no article: "kept-guide" is not in .* \(ru_RU\)$/),
+      hint: expect.stringContaining('retract one locale at a time with --locale'),
+    });
+    expect(await prod.list('retracted/')).toEqual([]);
+    await retract({ contentDir, slug: 'river-bets', locales: ['en_US'], redirect: '/articles/kept-guide/', storage, reporter: quiet().reporter });
+    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).redirect).toBe('/articles/kept-guide/');
+    expect(await prod.stat('articles/ru_RU/river-bets.md')).toBeDefined();
+    // A page of the site that is not an article is taken as it is.
+    await retract({ contentDir, slug: 'river-bets', redirect: '/poker-guides', storage, reporter: quiet().reporter });
+    expect(JSON.parse((await prod.read('retracted/ru_RU/river-bets.json')).toString()).redirect).toBe('/poker-guides');
+  });
+});
 
 describe('felt retract with a --by or --reason longer than the record keeps', () => {
   it('refuses it with one felt: line, exit 1, and changes nothing', async () => {
