@@ -5,6 +5,7 @@
  * to the problems found across files, the UI-locale checks, and warnings for
  * category names that a display locale shows in English.
  */
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
@@ -46,6 +47,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
+    problems.push(...strayArticleEntries(options.contentDir));
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
@@ -66,6 +68,28 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
       uiStrings: locales.strings,
     },
   };
+}
+
+/**
+ * What lies in articles/ beside the content locales' folders (`articles/xx_XX/`, `articles/fr/`, a stray .md): the
+ * build reads only en_US, ru_RU and tr_TR, so their articles would be missing from the site without a word.
+ */
+function strayArticleEntries(contentDir: string): Problem[] {
+  const articles = path.join(contentDir, 'articles');
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(articles, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((entry) => !entry.name.startsWith('.') && !(CONTENT_LOCALES as readonly string[]).includes(entry.name))
+    .map((entry) => ({
+      file: displayPath(path.join(articles, entry.name)),
+      severity: 'warning' as const,
+      message: `is not in a content locale's folder (${CONTENT_LOCALES.join(', ')}): the build does not read it`,
+      hint: `move its articles into articles/${CONTENT_LOCALES[0]}/ or another locale's folder, or remove it`,
+    }));
 }
 
 /** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */

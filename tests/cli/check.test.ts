@@ -3,6 +3,8 @@
  * exit 1 with every problem on stdout and one error line on stderr, and a
  * JSON report for scripts. No colour codes unless asked for.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { colorEnabled } from '../../cli/help.ts';
@@ -40,6 +42,21 @@ describe('felt check', () => {
     expect(printed).toMatch(/^error +\S*two\.md:3 field "slug": slug must be lowercase/m);
     expect(printed).toMatch(/^error +\S*two\.md:1 field "author": author is required/m);
     expect(err.join('\n')).toMatch(/^felt: \d+ errors in content or UI strings/);
+  });
+
+  it("warns of what lies in articles/ outside the content locales' folders, which the build does not read", async () => {
+    const article = '---\ntitle: Lost\nslug: lost\ndescription: Lost.\nauthor: Ana\ndate: 2026-01-01\nlocale: en_US\n---\nText\n';
+    const dir = await fixtureCopy();
+    await mkdir(path.join(dir, 'articles', 'fr_FR'), { recursive: true });
+    for (const file of ['articles/fr_FR/lost.md', 'articles/stray.md']) await writeFile(path.join(dir, file), article);
+    await writeFile(path.join(dir, 'articles', '.DS_Store'), '');
+    await felt('check', '--content', dir, '--json');
+    const report = JSON.parse(out.join('\n'));
+    const stray = report.problems.filter((p: { message: string }) => p.message.startsWith("is not in a content locale's folder"));
+    expect(stray.map((p: { file: string; severity: string }) => [path.basename(p.file), p.severity]).sort()).toEqual([
+      ['fr_FR', 'warning'],
+      ['stray.md', 'warning'],
+    ]);
   });
 
   it('prints a JSON report for scripts', async () => {
