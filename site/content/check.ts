@@ -8,13 +8,14 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { ContentError, type Problem } from '../../shared/errors.ts';
-import { CONTENT_LOCALES, UI_LOCALES, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
+import { CONTENT_LOCALES, UI_LOCALES, type AdData, type AdFile, type CategoryNode, type ContentLocale, type Localized, type SiteContent } from '../../shared/types.ts';
 import { displayPath } from '../../shared/paths.ts';
 import { checkUiLocales } from './checkLocales.ts';
 import { locateProblems } from './problemLines.ts';
 import { loadContent } from './loadContent.ts';
 import { articleCacheFile } from './articleCache.ts';
 import { contentRouteProblems } from '../routes/collisions.ts';
+import { sanitizeAdHtml, sponsoredLink } from '../render/sponsored.ts';
 
 export interface CheckOptions {
   contentDir: string;
@@ -48,6 +49,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
     problems.push(...strayArticleEntries(options.contentDir));
+    problems.push(...emptiedAds(content.ads, displayPath(path.join(options.contentDir, 'ads.json'))));
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
@@ -90,6 +92,32 @@ function strayArticleEntries(contentDir: string): Problem[] {
       message: `is not in a content locale's folder (${CONTENT_LOCALES.join(', ')}): the build does not read it`,
       hint: `move its articles into articles/${CONTENT_LOCALES[0]}/ or another locale's folder, or remove it`,
     }));
+}
+
+/**
+ * Sponsored snippets that sanitising leaves with nothing to show (a script, a `javascript:` link, a link without an
+ * address): the build drops them from every page (sponsored.ts), and the operator would never know why an ad is
+ * missing.
+ */
+function emptiedAds(ads: AdFile, file: string): Problem[] {
+  const copies: [string, AdData][] = [['', ads], ...UI_LOCALES.flatMap((ui): [string, AdData][] => (ads[ui] ? [[`${ui}.`, ads[ui]]] : []))];
+  const problems: Problem[] = [];
+  const warn = (field: string, what: string) =>
+    problems.push({
+      file,
+      field,
+      severity: 'warning',
+      message: `${what} once sanitised, so no page shows it (only http(s) links and inline text are kept)`,
+      hint: 'write it as <a href="https://…">text</a>, with optional text around it',
+    });
+  for (const [prefix, data] of copies) {
+    if (data.sapeNewUrl.trim() && !sanitizeAdHtml(data.sapeNewUrl)) warn(`${prefix}sapeNewUrl`, 'is empty');
+    for (const [page, snippets] of Object.entries(data.sapeLinks))
+      snippets.forEach((html, i) => {
+        if (sponsoredLink(html) === undefined) warn(`${prefix}sapeLinks.${page}.${i}`, 'holds no link');
+      });
+  }
+  return problems;
 }
 
 /** A text without a tr, ru or ko version is shown in English there: worth a warning, not an error. */

@@ -53,9 +53,15 @@ export function sanitizeAdHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
 }
 
+/** A sponsored link as a page shows it, sanitised; undefined when no link is left in it (the pages drop it). */
+export function sponsoredLink(html: string): string | undefined {
+  const clean = sanitizeAdHtml(html);
+  return /<a\s/.test(clean) ? clean : undefined;
+}
+
 /** The link lists for a page, sanitised and capped, dropping what sanitised to nothing. */
 export function sponsoredLinksFor(links: Record<string, string[]>, pagePath: string, limit?: number): string[] {
   const list = Object.hasOwn(links, pagePath) ? links[pagePath]! : [];
-  const clean = list.map(sanitizeAdHtml).filter((html) => /<a\s/.test(html));
+  const clean = list.map(sponsoredLink).filter((html) => html !== undefined);
   return limit ? clean.slice(0, limit) : clean;
 }

@@ -59,6 +59,25 @@ describe('felt check', () => {
     ]);
   });
 
+  it('warns of a sponsored snippet that sanitising leaves without a link, at its line: no page would show it', async () => {
+    const dir = await fixtureCopy();
+    const ads = {
+      sapeNewUrl: '<script>steal()</script>',
+      sapeLinks: { '/': ['<a href="https://ok.example/">Kept</a>', '<a href="javascript:steal()">Gone</a>', '<img src=x onerror=steal()>'] },
+    };
+    const text = JSON.stringify(ads, null, 2);
+    await writeFile(path.join(dir, 'ads.json'), text);
+    await felt('check', '--content', dir, '--json');
+    const report = JSON.parse(out.join('\n'));
+    const lineOf = (needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+    const emptied = report.problems.filter((p: { message: string }) => /once sanitised, so no page shows it/.test(p.message));
+    expect(emptied.map((p: { field: string; line: number; severity: string }) => [p.field, p.line, p.severity])).toEqual([
+      ['sapeNewUrl', lineOf('sapeNewUrl'), 'warning'],
+      ['sapeLinks./.1', lineOf('javascript:'), 'warning'],
+      ['sapeLinks./.2', lineOf('<img'), 'warning'],
+    ]);
+  });
+
   it('prints a JSON report for scripts', async () => {
     const dir = await fixtureCopy({ 'articles/en_US/two.md': '---\ntitle: Two\n---\nText\n' });
     expect(await felt('check', '--content', dir, '--json')).toBe(1);
