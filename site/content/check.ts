@@ -3,7 +3,9 @@
  * in one pass and returned, never thrown. The content checks are loadContent's
  * own (the build refuses exactly what check reports); this adds line numbers
  * to the problems found across files, the UI-locale checks, and warnings for
- * category names that a display locale shows in English.
+ * what a visitor would miss without an error saying so: category names that a
+ * display locale shows in English, files in articles/ outside the content
+ * locales' folders, sponsored snippets that sanitising empties.
  */
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
