@@ -14,7 +14,8 @@ export { formatIssues } from '../../shared/validation.ts';
 
 /** YAML turns 2026-03-14 into a Date; accept both and keep the ISO date. */
 export const isoDate = z
-  .union([z.string(), z.date()])
+  // A number (`date: 1700000000`) or a list is neither: said as the date it should be, not as zod's "Invalid input".
+  .union([z.string(), z.date()], { error: 'must be an ISO date like 2026-03-14' })
   .transform((value, ctx) => {
     const iso = value instanceof Date ? (Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10)) : value;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(iso) || Number.isNaN(Date.parse(iso))) {

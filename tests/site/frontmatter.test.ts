@@ -43,6 +43,9 @@ describe('article frontmatter', () => {
     expect(problemsOf('2026-02-16T25:99:00Z')).toEqual([notIso]);
     expect(problemsOf('2026-02-16T10:00:60Z')).toEqual([notIso]);
     expect(problemsOf('2026-02-16T10:00:00+29')).toEqual([notIso]);
+    // Not text at all: a number (a Unix time), a list.
+    expect(problemsOf('1700000000')).toEqual([notIso]);
+    expect(problemsOf('[2026-01-01]')).toEqual([notIso]);
     // What the calendar has still reads as before: a zone's offset, a leap day, a short month or day.
     expect(parse(article({ date: 'date: 2024-02-29T23:59:59.5+00:30' })).article?.date).toBe('2024-02-29');
     expect(parse(article({ date: 'date: 2024-02-29T23:30:00-05:00' })).article?.date).toBe('2024-03-01');
