@@ -88,6 +88,11 @@ interface Checked {
 export async function publish(options: PublishOptions): Promise<PublishResult> {
   const reporter = options.reporter ?? createReporter();
   if (!options.all && !options.slugs?.length) throw new FeltError('BAD_OPTION', 'say what to publish: --slug SLUG (repeatable) or --all');
+  // Both given, the slugs won without a word: an operator who added --all to be sure published only the few named.
+  if (options.all && options.slugs?.length)
+    throw new FeltError('BAD_OPTION', '--all and --slug ask for different things', {
+      hint: 'give --all for every article of the dev bucket, or --slug for the ones named',
+    });
   const locales = checkLocales(options.locales);
   const project = await loadProject(options.contentDir);
   const storage = openStorage(project, options.storage);

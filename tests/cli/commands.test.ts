@@ -90,6 +90,13 @@ describe('felt command errors', () => {
     }
   });
 
+  it('refuses publish --all with --slug, which published only the slugs named, before it reads a bucket', async () => {
+    expect(await felt('publish', '--all', '--slug', 'alpha', '--yes', '--storage', 'local')).toBe(1);
+    expect(printed.join('').trim().split('\n')).toEqual([
+      'felt: --all and --slug ask for different things. give --all for every article of the dev bucket, or --slug for the ones named',
+    ]);
+  });
+
   it('generates offline from a local OpenAI-compatible server (Ollama, llama.cpp) with no OPENAI_API_KEY (issue 18, item 6)', async () => {
     delete process.env.OPENAI_API_KEY;
     llm.chats.length = 0;
