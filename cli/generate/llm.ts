@@ -4,8 +4,9 @@
  * OPENAI_API_KEY). Transport failures (429, 408, 409, 5xx, timeouts, dropped
  * connections) are retried by the SDK itself, with exponential backoff and
  * jitter that honours Retry-After and retry-after-ms; each attempt has a
- * timeout. This module counts those retries for the run's report, names the
- * final failure, and counts tokens for the run's cost. An answer that arrives
+ * timeout; an answer cut off after its headers came is not retried. This
+ * module counts those retries for the run's report, names the final failure,
+ * and counts tokens for the run's cost. An answer that arrives
  * but fails felt's checks is not a transport failure: worker.ts asks again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -38,7 +39,7 @@ export interface Usage {
   /** Of the tokens above, those answered through the Batch API, billed at BATCH_DISCOUNT. */
   batchPromptTokens: number;
   batchCompletionTokens: number;
-  /** Chat attempts that got no answer: an HTTP error, a timeout, a dropped connection, no connection at all. */
+  /** Chat attempts that got no answer: an HTTP error, a timeout, a dropped connection, an answer cut off, no connection at all. */
   failedRequests: number;
   /**
    * Of failedRequests, the attempts that never reached the endpoint (connection refused, no such
@@ -46,7 +47,7 @@ export interface Usage {
    */
   unconnectedRequests: number;
   /**
-   * Prompt tokens of the attempts that timed out or dropped after the request was sent: the
+   * Prompt tokens of the attempts that timed out or dropped after the request was sent (an answer cut off too): the
    * provider may have read (and billed) the prompt, and no usage came back to say so. Estimated
    * from the request's size, so a night through a slow provider is not reported as free.
    */
@@ -115,11 +116,20 @@ class FeltOpenAI extends OpenAI {
     const abort = () => controller.abort();
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
+    const sentChars = typeof rest.body === 'string' ? rest.body.length : 0;
     try {
       const response = await super.fetchWithTimeout(url, rest, ms, controller);
       if (attempts && !response.ok) {
         attempts.lastFailure = `HTTP ${response.status}`;
         attempts.onFailure(0);
+      } else if (attempts) {
+        // The SDK reads the body after this returns, and does not retry when that fails: an answer
+        // cut off there was asked for all the same, and may have been billed.
+        watchBody(response, (error) => {
+          attempts.lastFailure = error instanceof SyntaxError ? 'answer unreadable' : 'answer cut off';
+          attempts.onFailure(sentChars);
+          return new Error(`${attempts.lastFailure} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+        });
       }
       return response;
     } catch (error) {
@@ -130,12 +140,30 @@ class FeltOpenAI extends OpenAI {
         const unconnected = timedOut ? undefined : neverConnected(error);
         attempts.lastFailure = timedOut ? 'request timed out' : unconnected ? `no connection: ${unconnected}` : 'connection failed';
         if (unconnected) attempts.onFailure(0, true);
-        else attempts.onFailure(typeof rest.body === 'string' ? rest.body.length : 0);
+        else attempts.onFailure(sentChars);
       }
       throw error;
     } finally {
       signal?.removeEventListener('abort', abort);
     }
+  }
+}
+
+/**
+ * Makes each way of reading `response`'s body tell `lost` of a failure (the connection dropped
+ * after the headers, the body is not JSON), once, and throw what `lost` returns instead.
+ */
+function watchBody(response: Response, lost: (error: unknown) => Error): void {
+  let told: Error | undefined;
+  for (const name of ['json', 'text', 'arrayBuffer', 'blob'] as const) {
+    const read = response[name].bind(response) as () => Promise<unknown>;
+    Object.defineProperty(response, name, {
+      configurable: true,
+      value: () =>
+        read().catch((error: unknown) => {
+          throw (told ??= lost(error));
+        }),
+    });
   }
 }
 

@@ -3,6 +3,7 @@
  * reports 1000 prompt and 800 completion tokens; at the fixture's prices
  * (0.15 and 0.6 USD per million) an answer costs $0.00063.
  */
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +119,36 @@ describe('the cost', () => {
       expect(summary.usage.estimatedPromptTokens).toBeGreaterThan(500);
     } finally {
       await new Promise<void>((resolve) => dropping.close(() => resolve()));
+    }
+  });
+
+  // 200 and the headers, half the JSON body, then the connection drops: the SDK fails reading the body, and does not retry.
+  it.each([
+    { cut: 'before the length its headers gave', length: true, reason: /: answer cut off \(terminated\)$/ },
+    { cut: 'with no length given, so the half reads as the whole body', length: false, reason: /: answer unreadable \(.*JSON.*\)$/ },
+  ])('counts the prompt of a call whose answer was cut off after its headers came, $cut: a failed call, not a free one', async ({ length, reason }) => {
+    const answer = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'x'.repeat(400) }, finish_reason: 'stop' }] });
+    const head = ['HTTP/1.1 200 OK', 'Content-Type: application/json', length ? `Content-Length: ${answer.length}` : 'Connection: close'];
+    const cutting = createHttpServer((request) => {
+      request.resume();
+      request.on('end', () => {
+        const { socket } = request;
+        socket.write(`${head.join('\r\n')}\r\n\r\n${answer.slice(0, answer.length / 2)}`, () => setTimeout(() => socket.destroy(), 20));
+      });
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    try {
+      const baseURL = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/v1`;
+      const { opts } = libraryOptions(world, { count: 1, llm: { baseURL, apiKey: KEY, maxRetries: 2 } });
+      const summary = (await generate(opts)) as RunSummary;
+      // Counted once, as one that may have been billed; the SDK does not retry it.
+      expect(summary.usage).toMatchObject({ requests: 0, failedRequests: 1, unconnectedRequests: 0, retries: 0 });
+      expect(summary.usage.estimatedPromptTokens).toBeGreaterThan(500);
+      expect(summary.usage.costUsd).toBeCloseTo((summary.usage.estimatedPromptTokens * 0.15) / 1e6, 12);
+      expect(summary.failed).toMatchObject([{ slot: 0, cause: 'provider', reason: expect.stringMatching(reason) }]);
+    } finally {
+      cutting.closeAllConnections();
+      await new Promise<void>((resolve) => cutting.close(() => resolve()));
     }
   });
 
