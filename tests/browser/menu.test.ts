@@ -146,7 +146,8 @@ describe('navigating from the menu (issue 18, item 4)', () => {
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'category');
     expect(await page.locator('main h1').innerText()).toMatch(/\p{Extended_Pictographic}/u);
     await page.waitForFunction(() => document.getElementById('announcer')?.textContent !== '');
-    expect(await page.locator('#announcer').textContent()).toBe('Navigated to Betting Strategies');
+    // Filled on the frame after the swap (notices.ts): waited for, not read at once.
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe('Navigated to Betting Strategies');
     expect(await page.title()).toBe('Betting Strategies | Felt Magazine');
     await closePage(page);
   });

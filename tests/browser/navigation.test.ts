@@ -53,7 +53,8 @@ describe('client-side navigation', () => {
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     expect(new URL(page.url()).pathname).toBe(ARTICLE);
     expect(await page.title()).toBe(`${ARTICLE_TITLE} | Felt Magazine`);
-    expect(await page.locator('#announcer').textContent()).toBe(`Navigated to ${ARTICLE_TITLE}`);
+    // The announcer is emptied, then filled on the next frame (so a screen reader hears it again): waited for, not read at once.
+    await expect.poll(() => page.locator('#announcer').textContent()).toBe(`Navigated to ${ARTICLE_TITLE}`);
     expect(await page.evaluate(() => document.querySelector('link[rel="canonical"]')?.getAttribute('href'))).toBe(`https://feltmagazine.example${ARTICLE}`);
     expect(await page.evaluate(() => document.querySelector('meta[name="description"]')?.getAttribute('content'))).toBeTruthy();
     expect(await page.evaluate(() => document.querySelectorAll('meta[name="felt-head"] ~ title').length)).toBe(1);
