@@ -5,6 +5,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { isCalendarDay } from '../../shared/calendar.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { EXIT } from '../../shared/exitCodes.ts';
 import { createReporter, type Reporter } from '../report.ts';
@@ -59,9 +60,7 @@ export function positiveInt(name: string) {
  */
 export function isoDateOption(name: string) {
   return (value: string): string => {
-    const valid = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
-    if (!valid || !new Date(`${value}T00:00:00Z`).toISOString().startsWith(value))
-      throw new FeltError('BAD_OPTION', `${name} must be a calendar date like 2026-03-14, not "${value}"`);
+    if (!isCalendarDay(value)) throw new FeltError('BAD_OPTION', `${name} must be a calendar date like 2026-03-14, not "${value}"`);
     return value;
   };
 }

@@ -6,6 +6,7 @@
  * path of the field it concerns.
  */
 import { z } from 'zod';
+import { isCalendarDay } from '../../shared/calendar.ts';
 import { CONTENT_LOCALES, UI_LOCALES } from '../../shared/types.ts';
 import { adSnippet, slug, text } from '../../shared/validation.ts';
 
@@ -25,7 +26,7 @@ export const isoDate = z
     return iso;
   })
   // Date.parse and YAML both roll 2026-02-30 over to March 2: the date must be one the calendar has.
-  .refine((iso) => new Date(`${iso}T00:00:00Z`).toISOString().startsWith(iso), 'must be a real calendar date (no February 30, no April 31)');
+  .refine(isCalendarDay, 'must be a real calendar date (no February 30, no April 31)');
 
 export const infoPageFrontmatterSchema = z.object({ title: text, description: text });
 

@@ -15,6 +15,7 @@ import { lineCounter } from '../../shared/jsonSource.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { FieldPath } from '../../shared/validation.ts';
 import { FrontmatterError } from './grayMatter.ts';
+import { isCalendarDay } from '../../shared/calendar.ts';
 
 /**
  * A plain day (`date: 2026-03-14`) stays the text it is: YAML's timestamp type
@@ -40,8 +41,8 @@ const timestamp: ScalarTag = {
     const match = TIMESTAMP.exec(text)!;
     const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
     const [sign, zoneHours, zoneMinutes] = [match[9], Number(match[10] ?? 0), Number(match[11] ?? 0)];
-    const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return `${match[1]}-${match[2]!.padStart(2, '0')}-${match[3]!.padStart(2, '0')}`;
+    const dayText = `${match[1]}-${match[2]!.padStart(2, '0')}-${match[3]!.padStart(2, '0')}`;
+    if (!isCalendarDay(dayText)) return dayText;
     if (hour > 23 || minute > 59 || second > 59 || zoneHours > 14 || zoneMinutes > 59) return text;
     const millisecond = match[7] ? Number(`${match[7]}00`.slice(1, 4)) : 0;
     const offset = sign ? (sign === '-' ? -1 : 1) * (zoneHours * 60 + zoneMinutes) : 0;
