@@ -454,8 +454,8 @@ async function renderPages(
   }
   // The pages still queued on workers render while the caller makes the files that need no page (writeSite): a build
   // with a worker waited 0.2-0.3 s here for it (a rebuild at 100,000 articles, when rebuilds started one), with the
-  // sitemaps, the search index and the manifest still to make on this thread. Handled at once: a failure meanwhile is the caller's when it awaits `finishing`,
-  // never an unhandled rejection.
+  // sitemaps, the search index and the manifest still to make on this thread. Handled at once: a failure meanwhile is
+  // the caller's when it awaits `finishing`, never an unhandled rejection.
   const finishing = pool.finish().then(() => {
     mark('finish rendering');
     options.onProgress?.(total, total);
