@@ -86,6 +86,33 @@ export function refuseForeignFolder(outDir: string, flag = '--out'): void {
 }
 
 /**
+ * mkdirSync(dir, { recursive: true }), one folder at a time: Node 20's recursive mkdir tries again for ever (at 100%
+ * CPU) where mkdir answers ENOENT although the parent is there, as /proc does (`--out /proc/x`). Such a folder is
+ * refused at once (BAD_PATH, naming outDir); a path through a file still fails as ENOTDIR, as it did.
+ */
+function makeFolders(dir: string, outDir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !statSync(at, { throwIfNoEntry: false }); at = path.dirname(at)) {
+    missing.unshift(at);
+    if (path.dirname(at) === at) break;
+  }
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Made meanwhile (another build beside this one): what it is, the next steps check.
+      if (code === 'EEXIST') continue;
+      if (code !== 'ENOENT') throw error;
+      throw new FeltError('BAD_PATH', `--out names a folder where felt cannot make one (${path.dirname(folder)} takes no new folders)`, {
+        file: outDir,
+        hint: 'choose a folder on a disk felt can write to with --out, e.g. dist',
+      });
+    }
+  }
+}
+
+/**
  * Makes outDir's layout ready for a build: a plain folder from an older felt
  * becomes the first release, a link lost by hand points again at the newest
  * complete release, and everything but the current and one spare release is
@@ -101,7 +128,7 @@ export function prepareOutput(outDir: string): OutputLayout {
       hint: 'move it away, or choose another folder with --out',
     });
   }
-  mkdirSync(releases, { recursive: true });
+  makeFolders(releases, outDir);
   checkReleaseFolders(releases);
   let current = currentRelease(outDir, releases);
   if (current === outDir) {

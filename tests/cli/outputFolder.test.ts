@@ -61,6 +61,21 @@ describe('felt build --out', () => {
     expect(existsSync(path.join(content, 'articles.releases'))).toBe(false);
   }, 60_000);
 
+  // Node 20's recursive mkdir looped for ever on /proc's ENOENT: the run is killed after 60 s, which fails the test.
+  it.runIf(existsSync('/proc/self'))(
+    'refuses a folder where no folder can be made (/proc/x) at once, instead of spinning',
+    async () => {
+      const content = await fixtureCopy();
+      const started = Date.now();
+      const run = await runFelt(['build', '--content', content, '--out', '/proc/x'], { timeoutMs: 60_000 });
+      expect(run.signal, `killed after ${Date.now() - started} ms: felt build hung`).toBeNull();
+      expect(oneLine(run)).toMatch(
+        /^felt: \/proc\/x: --out names a folder where felt cannot make one \(\/proc takes no new folders\)\. .*with --out, e\.g\. dist$/,
+      );
+    },
+    90_000,
+  );
+
   it('still builds into a new folder, an empty one, a site felt built, and a new folder inside the content folder', async () => {
     const content = await fixtureCopy();
     const base = await tempDir('felt-out-');
