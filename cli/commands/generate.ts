@@ -58,6 +58,7 @@ export function registerGenerate(program: Command): void {
       .option('--batch', "submit the articles through the provider's Batch API")
       .option('--collect', 'fetch, check and store the results of submitted batches'),
   ).action(async (flags: Flags) => {
+    refuseBesideCollect(flags);
     const reporter = reporterFor(flags);
     const controller = new AbortController();
     const onInterrupt = () => {
@@ -179,6 +180,45 @@ function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   else if (skipped) reporter.note(`felt: generate: ${skipped}; the others are stored`);
   else return;
   process.exitCode = EXIT.doneWithSkips;
+}
+
+/** The flags --collect does not read: it stores every submitted batch as that batch was asked. */
+const NOT_WITH_COLLECT: Partial<Record<keyof Flags, string>> = {
+  locale: '--locale',
+  category: '--category',
+  subcategory: '--subcategory',
+  count: '--count',
+  model: '--model',
+  runId: '--run-id',
+  run: '--run',
+  maxCost: '--max-cost',
+  breaker: '--breaker',
+  date: '--date',
+  dryRun: '--dry-run',
+  slug: '--slug',
+  replace: '--replace',
+  translate: '--translate',
+  to: '--to',
+};
+
+/**
+ * --collect beside a flag it does not read was run without a word: `--collect --count 5` stored
+ * every batch, `--collect --dry-run` wrote articles, `--batch --collect` submitted nothing. Refused
+ * before anything is opened.
+ */
+function refuseBesideCollect(flags: Flags): void {
+  if (!flags.collect) return;
+  if (flags.batch)
+    throw new FeltError('BAD_OPTION', '--batch and --collect ask for different things', {
+      hint: 'give --batch (with --locale and --count) to submit articles, and --collect alone later to store what the provider wrote',
+    });
+  const ignored = Object.entries(NOT_WITH_COLLECT)
+    .filter(([key]) => flags[key as keyof Flags] !== undefined)
+    .map(([, flag]) => flag);
+  if (ignored.length)
+    throw new FeltError('BAD_OPTION', `--collect stores every submitted batch as it was asked, so ${ignored.join(', ')} would be ignored`, {
+      hint: 'run felt generate --collect without them (--attempts, --concurrency, --timeout, --storage and --json go with it)',
+    });
 }
 
 function positiveNumber(name: string) {

@@ -3,6 +3,8 @@
  * CI job runs them: exit codes, one line per error, --json for scripts, and
  * no API key in anything printed.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
@@ -95,6 +97,30 @@ describe('felt command errors', () => {
     expect(printed.join('').trim().split('\n')).toEqual([
       'felt: --all and --slug ask for different things. give --all for every article of the dev bucket, or --slug for the ones named',
     ]);
+  });
+
+  it.each([
+    {
+      name: '--count',
+      flags: ['--count', '3'],
+      line: 'felt: --collect stores every submitted batch as it was asked, so --count would be ignored. run felt generate --collect without them (--attempts, --concurrency, --timeout, --storage and --json go with it)',
+    },
+    {
+      name: '--locale, --count and --dry-run',
+      flags: ['--locale', 'en_US', '--count', '3', '--dry-run'],
+      line: 'felt: --collect stores every submitted batch as it was asked, so --locale, --count, --dry-run would be ignored. run felt generate --collect without them (--attempts, --concurrency, --timeout, --storage and --json go with it)',
+    },
+    {
+      name: '--batch',
+      flags: ['--batch', '--locale', 'en_US', '--count', '3'],
+      line: 'felt: --batch and --collect ask for different things. give --batch (with --locale and --count) to submit articles, and --collect alone later to store what the provider wrote',
+    },
+  ])('refuses --collect with $name, which it ignored without a word, before it calls or writes anything', async ({ flags, line }) => {
+    const calls = llm.log.length;
+    expect(await felt('generate', '--collect', ...flags, '--storage', 'local')).toBe(1);
+    expect(printed.join('').trim().split('\n')).toEqual([line]);
+    expect(llm.log.length).toBe(calls);
+    expect(existsSync(path.join(fixture.root, '.buckets'))).toBe(false);
   });
 
   it('generates offline from a local OpenAI-compatible server (Ollama, llama.cpp) with no OPENAI_API_KEY (issue 18, item 6)', async () => {
