@@ -11,6 +11,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../shared/errors.ts';
+import { isInside } from '../shared/insideFolder.ts';
 import { displayPath } from '../shared/paths.ts';
 import { refuseForeignFolder } from '../site/build/output.ts';
 
@@ -23,11 +24,6 @@ function realPath(file: string): string {
   }
 }
 
-/** True when `inner` is `outer` or inside it. */
-function within(inner: string, outer: string): boolean {
-  return inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
-}
-
 /**
  * Throws BAD_PATH when a build into `outDir` would move or remove what felt did not write: the content folder or
  * one holding it, or a folder felt did not build (refuseForeignFolder, which the build asks again).
@@ -36,7 +32,7 @@ export function checkOutputFolder(outDir: string, contentDir: string, flag = '--
   const out = path.resolve(outDir);
   // The folder itself is a link felt made into its releases: its parent's links are resolved, not its own.
   const realOut = path.join(realPath(path.dirname(out)), path.basename(out));
-  if (within(realPath(contentDir), realOut)) {
+  if (isInside(realPath(contentDir), realOut, { itself: true })) {
     throw new FeltError('BAD_PATH', `${flag} names the content folder or one that holds it (${displayPath(path.resolve(contentDir))})`, {
       file: out,
       hint: `a build replaces its output folder whole; choose another folder with ${flag}, e.g. dist`,

@@ -10,6 +10,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { isInside } from './insideFolder.ts';
 import { LIMIT_HINT, tooLarge } from './limits.ts';
 
 export interface InputLimits {
@@ -54,11 +55,6 @@ function realRoot(root: string): string {
     realRoots.set(root, real);
   }
   return real;
-}
-
-function isInside(target: string, folder: string): boolean {
-  const relative = path.relative(folder, target);
-  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /**

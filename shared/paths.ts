@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isInside } from './insideFolder.ts';
 
 function findRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -25,8 +26,7 @@ export const STATIC_DIR = path.join(FELT_ROOT, 'site', 'static');
 
 /** A path as messages show it: relative to the working folder when inside it, else as given. */
 export function displayPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+  return isInside(path.resolve(file), process.cwd()) ? path.relative(process.cwd(), file) : file;
 }
 
 /** felt's caches for a content folder: `.felt-cache/` beside it (parsed articles, images, pull and deploy checksums). */

@@ -31,6 +31,7 @@
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
+import { isInside } from '../../shared/insideFolder.ts';
 import { pageOutputPathsOf } from '../routes/pageFiles.ts';
 import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
 import { isComplete, nextReleasePath, type OutputLayout } from './output.ts';
@@ -246,7 +247,7 @@ function removeUnwanted(root: string, relative: string, files: ReadonlySet<strin
 /** A deleted article's folder goes too, up to (not including) the release folder. */
 function removeEmptyFolders(root: string, folder: string): void {
   let current = folder;
-  while (current.startsWith(root + path.sep)) {
+  while (isInside(current, root)) {
     try {
       rmdirSync(current);
     } catch {

@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../../shared/insideFolder.ts';
 import { makeFolders, removeFile } from './swapFaults.ts';
 
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
@@ -39,7 +40,7 @@ export class FileSink implements OutputSink {
 
   write(relative: string, content: string | Uint8Array): void {
     const target = path.join(this.root, relative);
-    if (!target.startsWith(this.root + path.sep)) throw new Error(`refusing to write outside the output folder: ${relative}`);
+    if (!isInside(target, this.root)) throw new Error(`refusing to write outside the output folder: ${relative}`);
     const folder = path.dirname(target);
     if (!this.folders.has(folder)) {
       makeFolders(folder);

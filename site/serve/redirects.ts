@@ -9,6 +9,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type http from 'node:http';
 import path from 'node:path';
+import { isInside } from '../../shared/insideFolder.ts';
 import { isSitePath } from '../../shared/retraction.ts';
 
 export interface RedirectRule {
@@ -63,7 +64,7 @@ export async function answerFromRedirects(root: string, request: http.IncomingMe
   }
   if ((rule.status === 410 || rule.status === 404) && isSitePath(rule.to)) {
     const file = path.resolve(root, `.${rule.to}`);
-    if (!file.startsWith(root + path.sep)) return false;
+    if (!isInside(file, root)) return false;
     const body = await readFile(file).catch(() => Buffer.from(rule.status === 410 ? 'Gone\n' : 'Not Found\n'));
     response.writeHead(rule.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': body.length });
     response.end(request.method === 'HEAD' ? undefined : body);

@@ -4,6 +4,7 @@
  * and dot segments, and the final path must stay inside the root.
  */
 import path from 'node:path';
+import { isInside } from '../../shared/insideFolder.ts';
 
 export type Resolution = { ok: true; candidates: string[] } | { ok: false; status: 400 | 404 };
 
@@ -22,7 +23,7 @@ export function resolveRequestPath(root: string, rawUrl: string): Resolution {
   // Dot files are the build's own bookkeeping (.felt/manifest.json), never part of the site.
   if (decoded.split('/').some((segment) => segment.startsWith('.') && segment !== '.well-known')) return { ok: false, status: 404 };
   const target = path.resolve(root, '.' + decoded);
-  if (target !== root && !target.startsWith(root + path.sep)) return { ok: false, status: 400 };
+  if (!isInside(target, root, { itself: true })) return { ok: false, status: 400 };
   if (decoded.endsWith('/')) return { ok: true, candidates: [path.join(target, 'index.html')] };
   return { ok: true, candidates: path.extname(target) ? [target] : [path.join(target, 'index.html'), target] };
 }

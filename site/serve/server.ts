@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { FeltError } from '../../shared/errors.ts';
+import { isInside } from '../../shared/insideFolder.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, negotiateEncoding } from './compression.ts';
@@ -45,7 +46,7 @@ async function findFile(root: string, candidates: string[]) {
     // A symbolic link inside the site must not lead out of it (issue 6): the
     // file's real path, links resolved, has to be inside the root's.
     const [real, realRoot] = await Promise.all([realpath(file).catch(() => ''), realpath(root).catch(() => root)]);
-    if (real.startsWith(realRoot + path.sep)) return { file, real, info };
+    if (isInside(real, realRoot)) return { file, real, info };
   }
   return undefined;
 }
