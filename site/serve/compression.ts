@@ -43,6 +43,11 @@ export function negotiateEncoding(headers: IncomingHttpHeaders, contentType: str
   return chosen as Encoding | 'identity' | undefined;
 }
 
+/** The client takes the bytes as they are (`identity` not refused by Accept-Encoding): what a range is cut from. */
+export function acceptsIdentity(headers: IncomingHttpHeaders): boolean {
+  return new Negotiator({ headers }).encoding(['identity']) === 'identity';
+}
+
 export class CompressionCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;

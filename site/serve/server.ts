@@ -2,7 +2,8 @@
  * `felt serve`: a production-like static server for dist/ on 127.0.0.1.
  * Correct content types, the 404 page with status 404, caching and security
  * headers, conditional requests (ETag, Last-Modified), content encoding as
- * the client accepts it, HEAD, and never a file outside the site folder.
+ * the client accepts it, single byte ranges (ranges.ts), HEAD, and never a
+ * file outside the site folder.
  */
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
@@ -14,10 +15,11 @@ import { FeltError } from '../../shared/errors.ts';
 import { isInside } from '../../shared/insideFolder.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
-import { CompressionCache, negotiateEncoding } from './compression.ts';
+import { CompressionCache, acceptsIdentity, negotiateEncoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
 import { answerFromRedirects } from './redirects.ts';
+import { chooseRange, contentRange } from './ranges.ts';
 import { RequestLeases, servedRoot } from '../build/releaseReaders.ts';
 
 /** The site's service worker (site/client/sw/sw.ts, written by the build). */
@@ -114,13 +116,33 @@ export function createHandler(options: ServeOptions) {
       response.end(request.method === 'HEAD' ? undefined : html);
       return;
     }
+    // A range is of the file's own bytes, sent unencoded; a client that refuses those gets the whole file encoded.
+    const range = chooseRange(request.headers, found.info.size, { etag, lastModified });
+    if (range.kind === 'unsatisfiable' && acceptsIdentity(request.headers)) {
+      for (const name of ['ETag', 'Last-Modified', 'Cache-Control']) response.removeHeader(name);
+      response.writeHead(416, { 'Content-Range': contentRange(found.info.size), 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(request.method === 'HEAD' ? undefined : 'Range Not Satisfiable\n');
+      return;
+    }
+    if (range.kind === 'part' && acceptsIdentity(request.headers)) {
+      response.writeHead(206, {
+        'Accept-Ranges': 'bytes',
+        'Content-Range': contentRange(found.info.size, range),
+        'Content-Length': range.end - range.start + 1,
+      });
+      if (request.method === 'HEAD') response.end();
+      else streamFile(found.real, response, range);
+      return;
+    }
     if (encoding !== 'identity') {
+      // No Accept-Ranges: the bytes sent are brotli's or gzip's, and a range of them is not what a range request gets.
       const body = await compressed.get(found.real, etag, encoding);
       response.writeHead(200, { 'Content-Encoding': encoding, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
       return;
     }
     response.setHeader('Content-Length', found.info.size);
+    response.setHeader('Accept-Ranges', 'bytes');
     if (request.method === 'HEAD') {
       response.writeHead(200).end();
       return;
@@ -139,8 +161,8 @@ export function createHandler(options: ServeOptions) {
  * stay open, with its buffered bytes, for good (issue 16: one descriptor and
  * tens of kilobytes per abandoned request).
  */
-function streamFile(file: string, response: http.ServerResponse): void {
-  const send = () => pipeline(createReadStream(file), response, () => {});
+function streamFile(file: string, response: http.ServerResponse, part?: { start: number; end: number }): void {
+  const send = () => pipeline(createReadStream(file, part), response, () => {});
   if (response.socket) send();
   else response.once('socket', send);
 }

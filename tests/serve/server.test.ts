@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
 import { fixtureCopy } from '../site/helpers.ts';
+import { httpRequest } from '../support/httpRequest.ts';
 
 let server: RunningServer;
 let root: string;
@@ -30,23 +31,7 @@ function rawGet(pathname: string, method = 'GET'): Promise<{ status: number; hea
 }
 
 /** A GET as curl would send it, with the given request headers; the body as it came over the wire. */
-function get(
-  pathname: string,
-  headers: http.OutgoingHttpHeaders = {},
-  method = 'GET',
-): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    http
-      .request({ host: url.hostname, port: url.port, path: pathname, method, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (pathname: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET') => httpRequest(server.url, pathname, headers, method);
 
 beforeAll(async () => {
   // The operator's own files in content/static/: a PDF, fonts, a web app manifest.
