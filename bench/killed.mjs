@@ -3,16 +3,15 @@
 // from the spare); the third rebuild is killed once its pages are written (FELT_CRASH_AT=pages-written), with its
 // release open and no spare left. The next build, timed under /usr/bin/time, reworks that unfinished release
 // (site/build/commit.ts); it prints its wall and CPU time and what `felt build --json` says of its release.
-// Compiles nothing: run `npm run compile` first. The work folder is deleted at the end.
+// Compiles nothing: run `npm run compile` first (the builds run a copy of felt as it is then, bench/frozenFelt.mjs). The work folder is deleted at the end.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
+import { freezeFelt } from './frozenFelt.mjs';
 import { timed } from './timed.mjs';
 
-const FELT = fileURLToPath(new URL('../bin/felt.js', import.meta.url));
 const USAGE = `usage: node bench/killed.mjs [--articles 10000] [--work <folder>]
 
   --articles  the size of the bench corpus the site is built from (default 10000)
@@ -22,6 +21,8 @@ const articles = Number(values.articles);
 const work = values.work ?? mkdtempSync(path.join(os.tmpdir(), 'felt-killed-'));
 const content = path.join(work, 'content');
 const out = path.join(work, 'dist');
+// Every build runs this copy of felt: a rebuild must find the code version the build before it had.
+const FELT = await freezeFelt(work);
 
 function build(env = {}) {
   return timed(process.execPath, [FELT, 'build', '--content', content, '--out', out, '--json'], { env: { ...process.env, ...env } });

@@ -13,9 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
+import { freezeFelt } from './frozenFelt.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FELT = path.join(ROOT, 'bin', 'felt.js');
 const USAGE = `usage: node bench/memory.mjs [--sizes 10000,50000,100000,200000] [--builds peak,heap] [--snapshot <stage>@<size>] [--search-index] [--work <folder>] [--keep]
 
   --sizes         article counts to build, comma-separated (default 10000,50000,100000,200000)
@@ -86,6 +86,8 @@ async function clean(dir) {
   for (const sub of ['dist', 'dist.releases', '.felt-cache']) await rm(path.join(dir, 'felt', sub), { recursive: true, force: true });
 }
 
+// Every size is built by this copy of felt, whatever a test run compiles into lib/ meanwhile.
+const FELT = await freezeFelt(work);
 const rows = [];
 for (const n of sizes) {
   const dir = path.join(work, String(n));
@@ -117,6 +119,8 @@ for (const n of sizes) {
   rows.push(row);
   if (!values.keep) await rm(dir, { recursive: true, force: true });
 }
+
+if (!values.keep) await rm(path.join(work, 'felt-code'), { recursive: true, force: true });
 
 const stageName = (stage) => stage.split(' (')[0];
 if (builds.includes('peak')) {

@@ -24,16 +24,14 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
 import { writeCorpus } from './corpus.mjs';
+import { freezeFelt } from './frozenFelt.mjs';
 import { describeMachine, machineState } from './machine.mjs';
 import { median, timed } from './timed.mjs';
 import { ensurePeers, writeEleventySite, writeHugoSite } from './peers.mjs';
 import { articlePageWeight, searchQueryCost } from './weights.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const FELT = path.join(ROOT, 'bin', 'felt.js');
 const USAGE = `usage: npm run bench -- [--sizes 1000,10000] [--runs 1] [--peers] [--work <folder>] [--keep]
 
   --sizes   article counts to build, comma-separated (default 1000,10000; peers run below 100,000 unless --peers)
@@ -157,6 +155,8 @@ const needsPeers = (n) => n < 100_000 || values.peers;
 const peers = sizes.some(needsPeers) ? ensurePeers() : undefined;
 // The previous bench's folder (corpora and outputs) is moved aside now and deleted with the trash at the end.
 await discard(work);
+// Every felt build of this run runs this copy of felt, whatever a test run compiles into lib/ meanwhile.
+const FELT = await freezeFelt(work);
 // The machine's speed at what moves every tool's wall time (bench/machine.mjs), before the builds and after them.
 const machineBefore = await machineState();
 const all = [];
