@@ -4,13 +4,14 @@
  * OPENAI_API_KEY). Transport failures (429, 408, 409, 5xx, timeouts, dropped
  * connections) are retried by the SDK itself, with exponential backoff and
  * jitter that honours Retry-After and retry-after-ms; each attempt has a
- * timeout; an answer cut off after its headers came is not retried. This
- * module counts those retries for the run's report, names the final failure,
- * and counts tokens for the run's cost. An answer that arrives
- * but fails felt's checks is not a transport failure: worker.ts asks again.
+ * timeout, which covers reading the whole answer, not only its headers; an
+ * answer cut off after its headers came is not retried. This module counts
+ * those retries for the run's report, names the final failure, and counts
+ * tokens for the run's cost. An answer that arrives but fails felt's checks
+ * is not a transport failure: worker.ts asks again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
 import { ANSWER_JSON_SCHEMA } from './answer.ts';
@@ -105,8 +106,11 @@ const currentRequest = new AsyncLocalStorage<Attempts>();
  * how often): the SDK adds an abort listener to the caller's signal on every
  * attempt and never removes it (openai/openai-node#1811), so the 11th retry
  * on one run's signal printed MaxListenersExceededWarning. Here the listener
- * lives as long as its attempt. Each attempt is also told to the request's
- * Attempts, which is how felt sees the SDK's retries.
+ * lives as long as its attempt, the answer's body included. The SDK's own
+ * timeout ends when the headers come; here the attempt's timeout runs until
+ * the whole body is read, so an endpoint that stalls mid-answer is given up
+ * after --timeout, and Ctrl-C stops the read. Each attempt is also told to the
+ * request's Attempts, which is how felt sees the SDK's retries.
  */
 class FeltOpenAI extends OpenAI {
   override async fetchWithTimeout(...[url, init, ms, controller]: Parameters<OpenAI['fetchWithTimeout']>): ReturnType<OpenAI['fetchWithTimeout']> {
@@ -114,44 +118,102 @@ class FeltOpenAI extends OpenAI {
     if (attempts && attempts.made++ > 0) attempts.onRetry(attempts.lastFailure, attempts.made - 1);
     const { signal, ...rest } = init ?? {};
     const abort = () => controller.abort();
+    // The attempt is done when its body has been read, has failed or was cancelled (or when no answer came).
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      done();
+    }, ms);
+    // Not what keeps felt running: an answer still being read holds its socket, which does.
+    timer.unref();
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
     const sentChars = typeof rest.body === 'string' ? rest.body.length : 0;
+    let response: Response;
     try {
-      const response = await super.fetchWithTimeout(url, rest, ms, controller);
-      if (attempts && !response.ok) {
-        attempts.lastFailure = `HTTP ${response.status}`;
-        attempts.onFailure(0);
-      } else if (attempts) {
-        // The SDK reads the body after this returns, and does not retry when that fails: an answer
-        // cut off there was asked for all the same, and may have been billed.
-        watchBody(response, (error) => {
-          attempts.lastFailure = error instanceof SyntaxError ? 'answer unreadable' : 'answer cut off';
-          attempts.onFailure(sentChars);
-          return new Error(`${attempts.lastFailure} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
-        });
-      }
-      return response;
+      response = await super.fetchWithTimeout(url, rest, ms, controller);
     } catch (error) {
+      done();
       // The SDK aborts the attempt's controller when the attempt's timeout passes: the request may
       // have been sent by then. A connection that was never made sent nothing, and costs nothing.
       if (attempts) {
-        const timedOut = controller.signal.aborted;
-        const unconnected = timedOut ? undefined : neverConnected(error);
-        attempts.lastFailure = timedOut ? 'request timed out' : unconnected ? `no connection: ${unconnected}` : 'connection failed';
+        const stopped = controller.signal.aborted;
+        const unconnected = stopped ? undefined : neverConnected(error);
+        const timeout = stopped && !signal?.aborted;
+        attempts.lastFailure = timeout ? 'request timed out' : unconnected ? `no connection: ${unconnected}` : 'connection failed';
         if (unconnected) attempts.onFailure(0, true);
         else attempts.onFailure(sentChars);
       }
       throw error;
-    } finally {
-      signal?.removeEventListener('abort', abort);
     }
+    if (attempts && !response.ok) {
+      attempts.lastFailure = `HTTP ${response.status}`;
+      attempts.onFailure(0);
+    }
+    const answer = untilBodyEnds(response, done);
+    if (attempts && response.ok) {
+      // The SDK reads the body after this returns, and does not retry when that fails: an answer
+      // cut off there was asked for all the same, and may have been billed.
+      watchBody(answer, (error) => {
+        attempts.onFailure(sentChars);
+        if (signal?.aborted) return new APIUserAbortError();
+        if (timedOut) {
+          attempts.lastFailure = 'request timed out';
+          return new APIConnectionTimeoutError();
+        }
+        attempts.lastFailure = error instanceof SyntaxError ? 'answer unreadable' : 'answer cut off';
+        return new Error(`${attempts.lastFailure} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      });
+    }
+    return answer;
   }
+}
+
+/** Statuses whose answer has no body, which a Response cannot be made with. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * `response` with a body that tells `ended` once it has been read to its end, failed (a timeout
+ * or Ctrl-C aborts it) or been cancelled, however it is read: json(), text(), or as a stream.
+ */
+function untilBodyEnds(response: Response, ended: () => void): Response {
+  if (!response.body || NULL_BODY.has(response.status)) {
+    ended();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(stream) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          stream.close();
+        } else stream.enqueue(value);
+      } catch (error) {
+        ended();
+        stream.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  const answer = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  Object.defineProperty(answer, 'url', { value: response.url });
+  return answer;
 }
 
 /**
  * Makes each way of reading `response`'s body tell `lost` of a failure (the connection dropped
- * after the headers, the body is not JSON), once, and throw what `lost` returns instead.
+ * after the headers, the body is not JSON, the attempt's timeout passed), once, and throw what
+ * `lost` returns instead.
  */
 function watchBody(response: Response, lost: (error: unknown) => Error): void {
   let told: Error | undefined;

@@ -1,0 +1,83 @@
+/**
+ * An endpoint that stops answering halfway: felt's --timeout covers reading
+ * the whole answer, as Ctrl-C does, not only the wait for its headers.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { generate, type RunSummary } from '../../../cli/generate/run.ts';
+import { EXIT } from '../../../shared/exitCodes.ts';
+import { bucketFiles, feltWithEnv, KEY, libraryOptions, setUpWorld } from './support.ts';
+
+const world = setUpWorld();
+
+describe('an answer that stalls after its headers', () => {
+  it('is given up after --timeout with the usual timeout message, counted as a call that was sent', { timeout: 30_000 }, async () => {
+    const stalling = await stallingServer();
+    try {
+      const { opts } = libraryOptions(world, { count: 1, llm: { baseURL: stalling.url, apiKey: KEY, timeoutMs: 500, maxRetries: 2 } });
+      const started = Date.now();
+      const summary = (await generate(opts)) as RunSummary;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(stalling.requests).toBe(1);
+      expect(summary.failed).toMatchObject([{ slot: 0, cause: 'provider', reason: `${stalling.url}: Request timed out.` }]);
+      expect(summary.usage).toMatchObject({ requests: 0, failedRequests: 1, unconnectedRequests: 0, retries: 0 });
+      expect(summary.usage.estimatedPromptTokens).toBeGreaterThan(500);
+    } finally {
+      await stalling.close();
+    }
+  });
+
+  it('felt generate --timeout 1 gives up on it and says the request timed out', { timeout: 60_000 }, async () => {
+    const stalling = await stallingServer();
+    try {
+      const result = await feltWithEnv(world, { OPENAI_BASE_URL: stalling.url }, 'generate', '--locale', 'en_US', '--count', '1', '--timeout', '1');
+      expect(result.code).toBe(EXIT.failed);
+      expect(result.stderr).toMatch(new RegExp(`^failed: slot 1: ${stalling.url.replace(/[.]/g, '\\.')}: Request timed out\\. \\(en_US `, 'm'));
+      expect(await bucketFiles(world)).toEqual([]);
+    } finally {
+      await stalling.close();
+    }
+  });
+
+  it('is stopped by Ctrl-C (the run signal) while its body is read', { timeout: 30_000 }, async () => {
+    const interrupt = new AbortController();
+    const stalling = await stallingServer(() => setTimeout(() => interrupt.abort(), 100));
+    try {
+      const { opts } = libraryOptions(world, { count: 1, signal: interrupt.signal, llm: { baseURL: stalling.url, apiKey: KEY, timeoutMs: 120_000 } });
+      const started = Date.now();
+      const summary = (await generate(opts)) as RunSummary;
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(summary.interrupted).toBe(true);
+      expect(await bucketFiles(world)).toEqual([]);
+    } finally {
+      await stalling.close();
+    }
+  });
+});
+
+/**
+ * A chat endpoint that answers 200 with its headers (the whole answer's Content-Length) and half
+ * of the JSON body, then sends nothing more and keeps the connection open; `onStall` is told when
+ * the half has gone.
+ */
+async function stallingServer(onStall: () => void = () => undefined): Promise<{ url: string; requests: number; close(): Promise<void> }> {
+  const answer = JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'x'.repeat(4000) }, finish_reason: 'stop' }] });
+  const state = { url: '', requests: 0, close: async () => {} };
+  const server: Server = createHttpServer((request, response) => {
+    state.requests++;
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer)) });
+      response.write(answer.slice(0, answer.length / 2), () => onStall());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
