@@ -11,6 +11,7 @@
  * is not a transport failure: worker.ts asks again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
@@ -102,6 +103,31 @@ interface Attempts {
 const currentRequest = new AsyncLocalStorage<Attempts>();
 
 /**
+ * What fetch (undici) did with one attempt: whether it made a request of it at all (`created`),
+ * and whether any of that request was written to a connected socket (`sent`). Told by undici's
+ * diagnostics channels, which name the request; the attempt that made it is found through the
+ * async context its fetch was called in.
+ */
+interface Wire {
+  created: boolean;
+  sent: boolean;
+}
+const currentWire = new AsyncLocalStorage<Wire>();
+const wireOf = new WeakMap<object, Wire>();
+subscribe('undici:request:create', (message) => {
+  const wire = currentWire.getStore();
+  const { request } = message as { request: object };
+  if (!wire) return;
+  wire.created = true;
+  wireOf.set(request, wire);
+});
+// Published as the request's head is handed to a connected socket: from here the provider may read it.
+subscribe('undici:client:sendHeaders', (message) => {
+  const wire = wireOf.get((message as { request: object }).request);
+  if (wire) wire.sent = true;
+});
+
+/**
  * The SDK's client, changed only in how one attempt is sent (never in when or
  * how often): the SDK adds an abort listener to the caller's signal on every
  * attempt and never removes it (openai/openai-node#1811), so the 11th retry
@@ -134,18 +160,24 @@ class FeltOpenAI extends OpenAI {
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });
     const sentChars = typeof rest.body === 'string' ? rest.body.length : 0;
+    const wire: Wire = { created: false, sent: false };
     let response: Response;
     try {
-      response = await super.fetchWithTimeout(url, rest, ms, controller);
+      response = await currentWire.run(wire, () => super.fetchWithTimeout(url, rest, ms, controller));
     } catch (error) {
       done();
       // The SDK aborts the attempt's controller when the attempt's timeout passes: the request may
-      // have been sent by then. A connection that was never made sent nothing, and costs nothing.
+      // have been sent by then, unless undici says none of it reached a socket. A connection that
+      // was never made sent nothing, and costs nothing.
       if (attempts) {
         const stopped = controller.signal.aborted;
-        const unconnected = stopped ? undefined : neverConnected(error);
+        const unconnected = wire.created && !wire.sent ? (neverConnected(error) ?? 'nothing sent') : stopped ? undefined : neverConnected(error);
         const timeout = stopped && !signal?.aborted;
-        attempts.lastFailure = timeout ? 'request timed out' : unconnected ? `no connection: ${unconnected}` : 'connection failed';
+        attempts.lastFailure = timeout
+          ? `request timed out${unconnected ? ' before it connected' : ''}`
+          : unconnected
+            ? `no connection: ${unconnected}`
+            : 'connection failed';
         if (unconnected) attempts.onFailure(0, true);
         else attempts.onFailure(sentChars);
       }

@@ -4,8 +4,8 @@
  * (0.15 and 0.6 USD per million) an answer costs $0.00063.
  */
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { collectBatches, submitBatch } from '../../../cli/generate/batch.ts';
 import { neverConnected } from '../../../cli/generate/llm.ts';
@@ -108,6 +108,20 @@ describe('the cost', () => {
     expect(result.stdout).not.toMatch(/prompt tokens counted/);
   });
 
+  // The accept queue of a listener that never accepts is full: the next connection is not answered, and hangs.
+  it('counts no prompt tokens for calls that timed out before they connected, and retries them as any timeout', async () => {
+    const silent = await unansweredPort();
+    try {
+      const baseURL = `http://127.0.0.1:${silent.port}/v1`;
+      const { opts } = libraryOptions(world, { count: 1, llm: { baseURL, apiKey: KEY, timeoutMs: 300, maxRetries: 1 } });
+      const summary = (await generate(opts)) as RunSummary;
+      expect(summary.usage).toMatchObject({ requests: 0, failedRequests: 2, unconnectedRequests: 2, estimatedPromptTokens: 0, retries: 1, costUsd: 0 });
+      expect(summary.failed).toMatchObject([{ slot: 0, cause: 'provider', reason: `${baseURL}: Request timed out.` }]);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('still counts the prompt of a call whose connection dropped after the request was sent', async () => {
     const dropping = createServer((socket) => socket.once('data', () => socket.destroy()));
     await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
@@ -191,4 +205,42 @@ async function closedPortUrl(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}/v1`;
+}
+
+/**
+ * A loopback port whose connections are never answered: its listener (in a thread that then
+ * blocks) never accepts, and two connections fill its accept queue (backlog 1), so the kernel
+ * drops the handshake of the next one, which waits to connect until it gives up.
+ */
+async function unansweredPort(): Promise<{ port: number; close(): Promise<void> }> {
+  const listener = new Worker(
+    `const net = require('node:net');
+    const server = net.createServer();
+    server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
+      require('node:worker_threads').parentPort.postMessage(server.address().port);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    });`,
+    { eval: true },
+  );
+  const port = await new Promise<number>((resolve) => listener.once('message', resolve));
+  const fillers: Socket[] = [];
+  let connected = true;
+  // Until a connection is left waiting: the queue is full.
+  while (connected && fillers.length < 8) {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    fillers.push(socket);
+    connected = await new Promise<boolean>((resolve) => {
+      const wait = setTimeout(() => resolve(false), 300);
+      socket.once('connect', () => (clearTimeout(wait), resolve(true)));
+    });
+  }
+  if (connected) throw new Error(`port ${port} still accepts connections after ${fillers.length}: the test needs one that waits`);
+  return {
+    port,
+    close: async () => {
+      for (const socket of fillers) socket.destroy();
+      await listener.terminate();
+    },
+  };
 }
