@@ -106,6 +106,10 @@ const entries = {
   LLM_DENIED: { title: 'The LLM endpoint refused the API key', hint: 'check OPENAI_API_KEY' },
   LLM_NOT_FOUND: { title: 'The LLM endpoint has no such model or path', hint: 'check --model and OPENAI_BASE_URL (it usually ends in /v1)' },
   LLM_FAILED: { title: 'An LLM call failed', hint: 'check the network and OPENAI_BASE_URL, then run the command again' },
+  LLM_UNREACHABLE: {
+    title: 'Nothing listens at the LLM endpoint',
+    hint: 'start the model server, or point OPENAI_BASE_URL at the one that runs; then run the same command again',
+  },
 
   // The machine: raised by stage boundaries (shared/stageErrors.ts) around what the OS refused
   DISK_FULL: { title: 'The disk is full', message: whileIn, hint: 'free some space and run the command again; nothing already in place was changed' },

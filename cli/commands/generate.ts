@@ -164,14 +164,23 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
  * a stop with work left says so in one line.
  */
 function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
+  const skippedLines = () => {
+    for (const f of result.failed) {
+      reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+    }
+  };
+  // Nothing listens at the endpoint: one line naming it, whatever else happened; the catalogue's hint says to start the server and run again.
+  if (result.stopped?.reason === 'unreachable') {
+    skippedLines();
+    const notWritten = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written` : '';
+    throw new FeltError('LLM_UNREACHABLE', `generate stopped: ${result.stopped.message}${notWritten}`);
+  }
   // Nothing written and no answer judged: the provider or the storage failed every time, which is a failure, not a skip.
   if (!result.stored.length && result.failed.length && result.failed.every((f) => f.cause !== 'checks')) {
     for (const f of result.failed) reporter.note(`failed: slot ${f.slot + 1}: ${f.reason} (${result.locale} ${f.category}/${f.subcategory})`);
     throw new FeltError('INCOMPLETE', `generate: ${result.failed.length} failed (listed above)`);
   }
-  for (const f of result.failed) {
-    reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
-  }
+  skippedLines();
   const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
   if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
   const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above)` : '';

@@ -87,9 +87,12 @@ export async function submitBatch(options: GenerateOptions): Promise<SubmitResul
     }
   }
   const upload = await toFile(Buffer.from(`${lines.join('\n')}\n`), `felt-${plan.runId}.jsonl`);
-  const file = await llm.call(() => llm.client.files.create({ file: upload, purpose: 'batch' }));
-  const batch = await llm.call(() =>
-    llm.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } }),
+  const file = await llm.call((signal) => llm.client.files.create({ file: upload, purpose: 'batch' }, { signal }));
+  const batch = await llm.call((signal) =>
+    llm.client.batches.create(
+      { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { felt_run: plan.runId } },
+      { signal },
+    ),
   );
   const record: BatchRecord = {
     batchId: batch.id,
@@ -142,7 +145,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
     existing,
   };
   const llm = new Llm({ ...llmEnv(), ...options.llm, model: record.model });
-  const batch = await llm.call(() => llm.client.batches.retrieve(record.batchId));
+  const batch = await llm.call((signal) => llm.client.batches.retrieve(record.batchId, { signal }));
   if (['validating', 'in_progress', 'finalizing', 'cancelling'].includes(batch.status)) {
     reporter.print(
       `batch ${record.batchId}: ${batch.status.replace('_', ' ')} (${batch.request_counts?.completed ?? 0}/${batch.request_counts?.total ?? record.slots.length} done); collect again later`,
@@ -156,7 +159,7 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   }
   const answers = new Map<number, Completion>();
   if (batch.output_file_id) {
-    const text = await (await llm.call(() => llm.client.files.content(batch.output_file_id!))).text();
+    const text = await (await llm.call((signal) => llm.client.files.content(batch.output_file_id!, { signal }))).text();
     for (const line of text.split('\n').filter((l) => l.trim())) {
       let entry: BatchLine;
       try {

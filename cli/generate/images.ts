@@ -76,18 +76,20 @@ export async function storePicture(request: PictureRequest): Promise<string> {
 async function askPicture({ llm, settings, title, category, signal }: PictureRequest): Promise<Buffer> {
   // GPT image models always answer in base64 and refuse response_format; DALL·E answers with a URL unless asked.
   const base64Asked = settings.model.startsWith('dall-e') ? { response_format: 'b64_json' as const } : {};
-  const answer = await llm.call(() =>
-    llm.client.images.generate(
-      {
-        model: settings.model,
-        prompt: picturePrompt(title, category),
-        n: 1,
-        ...(settings.size ? { size: settings.size as never } : {}),
-        ...(settings.quality ? { quality: settings.quality } : {}),
-        ...base64Asked,
-      },
-      { signal },
-    ),
+  const answer = await llm.call(
+    (callSignal) =>
+      llm.client.images.generate(
+        {
+          model: settings.model,
+          prompt: picturePrompt(title, category),
+          n: 1,
+          ...(settings.size ? { size: settings.size as never } : {}),
+          ...(settings.quality ? { quality: settings.quality } : {}),
+          ...base64Asked,
+        },
+        { signal: callSignal },
+      ),
+    signal,
   );
   const b64 = answer.data?.[0]?.b64_json;
   if (!b64) throw new Error('the answer holds no image');

@@ -5,10 +5,12 @@
  * connections) are retried by the SDK itself, with exponential backoff and
  * jitter that honours Retry-After and retry-after-ms; each attempt has a
  * timeout, which covers reading the whole answer, not only its headers; an
- * answer cut off after its headers came is not retried. This module counts
- * those retries for the run's report, names the final failure, and counts
- * tokens for the run's cost. An answer that arrives but fails felt's checks
- * is not a transport failure: worker.ts asks again.
+ * answer cut off after its headers came is not retried. A refused connection
+ * is not retried either: nothing listens at the endpoint, and the call ends
+ * at once with LLM_UNREACHABLE. This module counts those retries for the
+ * run's report, names the final failure, and counts tokens for the run's
+ * cost. An answer that arrives but fails felt's checks is not a transport
+ * failure: worker.ts asks again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
@@ -97,6 +99,8 @@ interface Attempts {
   onRetry(reason: string, retry: number): void;
   /** An attempt that got no answer; `sentChars` is the size of the request when it may have been read, `unconnected` when it cannot have been. */
   onFailure(sentChars: number, unconnected?: boolean): void;
+  /** Told when the endpoint refused the connection: ends the request without the SDK's retries. */
+  onRefused(): void;
 }
 
 /** The request whose attempts the SDK is making, across its awaits and retry waits. */
@@ -180,6 +184,7 @@ class FeltOpenAI extends OpenAI {
             : 'connection failed';
         if (unconnected) attempts.onFailure(0, true);
         else attempts.onFailure(sentChars);
+        if (unconnected === 'ECONNREFUSED') attempts.onRefused();
       }
       throw error;
     }
@@ -297,7 +302,7 @@ export class Llm {
     const body = this.body(messages);
     const reservation = await this.budget?.reserve(JSON.stringify(body).length);
     try {
-      const completion = await this.call(() => this.client.chat.completions.create(body as never, { signal }));
+      const completion = await this.call((callSignal) => this.client.chat.completions.create(body as never, { signal: callSignal }), signal);
       const result = completion as OpenAI.Chat.Completions.ChatCompletion;
       const before = this.budget?.spentUsd() ?? 0;
       this.count(result.usage);
@@ -318,8 +323,14 @@ export class Llm {
     }
   }
 
-  /** One API call through `client` (the SDK retries it): its retries are counted, its final failure becomes a FeltError. */
-  async call<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * One API call through `client` (the SDK retries it): its retries are counted, its final failure
+   * becomes a FeltError. `work` makes the call with the signal it is given, which is `signal` (the
+   * caller's, Ctrl-C) and also ends the call when the endpoint refuses the connection: the SDK
+   * would otherwise try a port nothing listens on five more times, 13 s of backoff.
+   */
+  async call<T>(work: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const refused = new AbortController();
     const attempts: Attempts = {
       made: 0,
       lastFailure: 'a failed attempt',
@@ -332,14 +343,21 @@ export class Llm {
         if (unconnected) this.usage.unconnectedRequests++;
         this.usage.estimatedPromptTokens += Math.ceil(sentChars / CHARS_PER_TOKEN);
       },
+      onRefused: () => refused.abort(),
     };
     try {
-      return await currentRequest.run(attempts, work);
+      return await currentRequest.run(attempts, () => work(signal ? AbortSignal.any([signal, refused.signal]) : refused.signal));
     } catch (error) {
+      if (refused.signal.aborted && !signal?.aborted) throw unreachable(this.options.baseURL, error);
       if (error instanceof APIUserAbortError) throw error;
       throw toFeltError(error, this.options.baseURL);
     }
   }
+}
+
+/** Nothing listens at the endpoint: said once, with what to do, instead of every article's retries. */
+function unreachable(baseURL: string | undefined, cause: unknown): FeltError {
+  return new FeltError('LLM_UNREACHABLE', `${baseURL ?? 'the OpenAI API'} refused the connection: no model server is listening there`, { cause });
 }
 
 /**

@@ -63,8 +63,8 @@ export interface RunSummary {
   stored: Extract<Outcome, { status: 'stored' }>[];
   failed: Extract<Outcome, { status: 'failed' }>[];
   interrupted: boolean;
-  /** Why the run stopped before its end with work left: the circuit breaker or the budget. */
-  stopped?: { reason: 'breaker' | 'budget'; message: string };
+  /** Why the run stopped before its end with work left: the circuit breaker, the budget, or an endpoint nothing listens at. */
+  stopped?: { reason: 'breaker' | 'budget' | 'unreachable'; message: string };
   /** Slots neither stored (now or before) nor failed: left for a rerun. */
   notWritten: number;
   usage: Usage & { costUsd: number | null };
@@ -176,6 +176,12 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
         } catch (error) {
           if (options.signal?.aborted) return void (interrupted = true);
           if (stopped) return;
+          if (error instanceof FeltError && error.code === 'LLM_UNREACHABLE') {
+            // Nothing listens at the endpoint: every other article would be refused the same way.
+            stopped = { reason: 'unreachable', message: error.message };
+            stop.abort(error);
+            return;
+          }
           if (error instanceof FeltError && error.code === 'BUDGET_REACHED') {
             // Calls in flight hold their share of the budget and finish; nothing new starts.
             stopped = { reason: 'budget', message: error.message };

@@ -202,15 +202,18 @@ function expectOneClearLine(name: string): string {
 }
 
 describe('LLM failures end with one clear line and a non-zero exit', () => {
-  it.each(['LLM dead port', 'LLM reset connection', 'LLM hangs (timeout)', 'LLM 500 forever', 'LLM 503 forever', 'LLM refuses the key', 'LLM answers garbage'])(
-    '%s',
-    (name) => {
-      const line = expectOneClearLine(name);
-      expect(line).toMatch(/^felt: generate: 1 failed \(listed above\)/);
-      // The reason is listed once, naming the endpoint.
-      expect(runs.get(name)!.stderr).toMatch(/failed: slot 1: .*(127\.0\.0\.1|refused the API key|answer)/);
-    },
-  );
+  it.each(['LLM reset connection', 'LLM hangs (timeout)', 'LLM 500 forever', 'LLM 503 forever', 'LLM refuses the key', 'LLM answers garbage'])('%s', (name) => {
+    const line = expectOneClearLine(name);
+    expect(line).toMatch(/^felt: generate: 1 failed \(listed above\)/);
+    // The reason is listed once, naming the endpoint.
+    expect(runs.get(name)!.stderr).toMatch(/failed: slot 1: .*(127\.0\.0\.1|refused the API key|answer)/);
+  });
+
+  it('LLM dead port: the run stops at the refusal, naming the endpoint and what to do', () => {
+    expect(expectOneClearLine('LLM dead port')).toMatch(
+      /^felt: generate stopped: http:\/\/127\.0\.0\.1:\d+\/v1 refused the connection: .*\. start the model server, or point OPENAI_BASE_URL at the one that runs/,
+    );
+  });
 
   it('says which way the key was refused', () => {
     expect(runs.get('LLM refuses the key')!.stderr).toContain('refused the API key (HTTP 401)');

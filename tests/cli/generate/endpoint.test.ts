@@ -1,15 +1,45 @@
 /**
- * An endpoint that stops answering halfway: felt's --timeout covers reading
- * the whole answer, as Ctrl-C does, not only the wait for its headers.
+ * An endpoint that is not there, or stops answering halfway: a refused
+ * connection ends the run at once with one line naming the endpoint (nothing
+ * listens there; the SDK's retries would cost every article 13 s), and felt's
+ * --timeout covers reading the whole answer, as Ctrl-C does, not only the
+ * wait for its headers.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { bucketFiles, feltWithEnv, KEY, libraryOptions, setUpWorld } from './support.ts';
 
 const world = setUpWorld();
+
+describe('a refused connection', () => {
+  it('stops the run at its first refusal with one line naming the endpoint and the fix: no retries, nothing charged or written', async () => {
+    const baseURL = await closedPortUrl();
+    const started = Date.now();
+    const result = await feltWithEnv(world, { OPENAI_BASE_URL: baseURL }, 'generate', '--locale', 'en_US', '--count', '3');
+    // The SDK's five retries took about 13 s for every article.
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(result.code).toBe(EXIT.failed);
+    expect(result.stderr).not.toMatch(/retrying/);
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('felt: '))).toEqual([
+      `felt: generate stopped: ${baseURL} refused the connection: no model server is listening there; 3 articles not written. start the model server, or point OPENAI_BASE_URL at the one that runs; then run the same command again`,
+    ]);
+    expect(result.stdout).toMatch(
+      /^run \S+: 0 stored, 0 skipped, 0 done before; 0 requests \(and ([1-3]) failed calls?, \1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
+    );
+    expect(await bucketFiles(world)).toEqual([]);
+  });
+
+  it('is not retried by the library either, and leaves every slot for the rerun', async () => {
+    const { opts } = libraryOptions(world, { count: 3, concurrency: 1, llm: { baseURL: await closedPortUrl(), apiKey: KEY } });
+    const summary = (await generate(opts)) as RunSummary;
+    expect(summary.stopped).toMatchObject({ reason: 'unreachable', message: expect.stringContaining('refused the connection') });
+    expect(summary.usage).toMatchObject({ requests: 0, failedRequests: 1, unconnectedRequests: 1, retries: 0, estimatedPromptTokens: 0, costUsd: 0 });
+    expect(summary).toMatchObject({ stored: [], failed: [], notWritten: 3 });
+  });
+});
 
 describe('an answer that stalls after its headers', () => {
   it('is given up after --timeout with the usual timeout message, counted as a call that was sent', { timeout: 30_000 }, async () => {
@@ -80,4 +110,13 @@ async function stallingServer(onStall: () => void = () => undefined): Promise<{ 
       server.close(() => resolve());
     });
   return state;
+}
+
+/** A loopback address nothing listens on: a connection there is refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
 }

@@ -83,12 +83,13 @@ describe('the cost', () => {
     expect(summary.usage.costUsd!).toBeGreaterThan(ANSWER_USD);
   });
 
-  it('counts no prompt tokens for calls that never connected (refused), so they neither cost nor use up the budget', async () => {
+  // Port 6000 is one fetch refuses to call (a "bad port"): never connected, and retried as an unknown host would be.
+  it('counts no prompt tokens for calls that never connected (a bad port), so they neither cost nor use up the budget', async () => {
     const { opts } = libraryOptions(world, {
       count: 2,
       concurrency: 1,
       maxCostUsd: 0.0015,
-      llm: { baseURL: await closedPortUrl(), apiKey: KEY, maxRetries: 1 },
+      llm: { baseURL: 'http://127.0.0.1:6000/v1', apiKey: KEY, maxRetries: 1 },
     });
     const summary = (await generate(opts)) as RunSummary;
     expect(summary.stored).toHaveLength(0);
@@ -103,7 +104,7 @@ describe('the cost', () => {
     const result = await feltWithEnv(world, { OPENAI_BASE_URL: await closedPortUrl() }, 'generate', '--locale', 'en_US', '--count', '1');
     expect(result.code).toBe(EXIT.failed);
     expect(result.stdout).toMatch(
-      /^run 2026-\d\d-\d\d: 0 stored, 1 skipped, 0 done before; 0 requests \(and 6 failed calls, 6 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
+      /^run 2026-\d\d-\d\d: 0 stored, 0 skipped, 0 done before; 0 requests \(and 1 failed call, 1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
     );
     expect(result.stdout).not.toMatch(/prompt tokens counted/);
   });
