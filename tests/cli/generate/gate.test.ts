@@ -16,7 +16,7 @@ import { loadContent } from '../../../site/content/loadContent.ts';
 import { articleAnswer } from '../../helpers/articles.ts';
 import { articleSource } from '../../helpers/fixtureSite.ts';
 import { FIXTURE_SITE } from '../../site/helpers.ts';
-import { felt, libraryOptions, objectMetadata, setUpWorld } from './support.ts';
+import { devBucketDir, felt, libraryOptions, objectMetadata, setUpWorld } from './support.ts';
 
 const COPIED = articleAnswer('en', 7);
 const world = setUpWorld(() => ({ articles: { 'en_US/the-original.md': articleSource('the-original', 'The original', 'en_US', COPIED.body) } }));
@@ -154,5 +154,23 @@ describe('the signals of a stored article', () => {
     });
     const plain = await felt(world, 'generate', '--locale', 'en_US', '--count', '2', '--run-id', 'second');
     expect(plain.stdout).toMatch(/stored article-en-\d+-\w+ \(\w+\/\w+; 1 attempt, gpt-4o-mini, nearest [\w-]+ at 0\.\d\d\)/);
+  });
+});
+
+describe('one-line fields of a generated article', () => {
+  it('a title and description with line breaks, tabs and runs of spaces are stored on one line, not refused', async () => {
+    const answer = articleAnswer('en', 42);
+    const title = `${answer.title.replace(' ', '\n')}\r\n\t of   the week`;
+    const description = `Odds,  limits\n\nand a plan\u00A0for careful players,\n explained. `;
+    world.llm.reply = () => ({ content: JSON.stringify({ ...answer, title, description }) });
+    const summary = (await generate(libraryOptions(world, { count: 1 }).opts)) as RunSummary;
+    expect(world.llm.chats).toHaveLength(1);
+    const stored = summary.stored[0]!;
+    const oneLineTitle = `${answer.title} of the week`;
+    const file = await readFile(path.join(devBucketDir(world), stored.object), 'utf8');
+    const oneLineDescription = 'Odds, limits and a plan\u00A0for careful players, explained.';
+    expect(splitFrontmatter(file).data).toMatchObject({ title: oneLineTitle, description: oneLineDescription });
+    expect(file).toContain(`\ntitle: ${JSON.stringify(oneLineTitle)}\n`);
+    expect((await objectMetadata(world, stored.object)).feltTitle).toBe(oneLineTitle);
   });
 });
