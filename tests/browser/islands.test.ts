@@ -295,3 +295,61 @@ describe('copy link', () => {
     await page.close();
   });
 });
+
+/**
+ * What a keyboard reader sees of the focused element: its ring (the outline, or the search box's shadow ring)
+ * against the surface it is drawn on, as a WCAG contrast ratio. The ring needs 3:1 (WCAG 1.4.11).
+ */
+async function focusRing(page: Page): Promise<{ what: string; ratio: number }> {
+  return page.evaluate(() => {
+    const parse = (css: string): number[] => (css.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r, g, b]: number[]) => {
+      const [R, G, B] = [r!, g!, b!].map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * R! + 0.7152 * G! + 0.0722 * B!;
+    };
+    const el = document.activeElement as HTMLElement;
+    const style = getComputedStyle(el);
+    const ring =
+      style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2
+        ? style.outlineColor
+        : (style.boxShadow.match(/rgba?\([^)]*\)/)?.[0] ?? 'rgba(0, 0, 0, 0)');
+    let surface = [255, 255, 255];
+    for (let node = el.parentElement; node; node = node.parentElement) {
+      const background = parse(getComputedStyle(node).backgroundColor);
+      if (background.length === 3 || background[3] === 1) {
+        surface = background.slice(0, 3);
+        break;
+      }
+    }
+    const [r, g, b, a = 1] = parse(ring);
+    const drawn = [r!, g!, b!].map((v, i) => v * a + surface[i]! * (1 - a));
+    const [light, dark] = [luminance(drawn), luminance(surface)].sort((x, y) => y - x);
+    const what = `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}"${el.matches(':focus-visible') ? '' : ' (no :focus-visible)'}`;
+    return { what, ratio: Math.round(((light! + 0.05) / (dark! + 0.05)) * 100) / 100 };
+  });
+}
+
+describe('keyboard focus', () => {
+  it.each([375, 1280])('shows a ring of 3:1 or more on the green header, the lead card and the footer at %i px', async (width) => {
+    const page = await open(site, '/', width);
+    const weak: string[] = [];
+    const check = async () => {
+      const { what, ratio } = await focusRing(page);
+      if (ratio < 3 || what.includes('no :focus-visible')) weak.push(`${what}: ${ratio}:1`);
+    };
+    // Skip link, logo, menu button, search box: the header, in the order Tab reaches them.
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      await check();
+    }
+    for (const selector of ['.card-lead .card-title a', '.site-footer a >> nth=0', '.site-footer a >> nth=-1']) {
+      await page.locator(selector).focus();
+      await check();
+    }
+    expect(weak).toEqual([]);
+    await page.close();
+  });
+});
