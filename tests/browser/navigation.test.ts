@@ -90,6 +90,36 @@ describe('client-side navigation', () => {
     await closePage(page);
   });
 
+  it('puts keyboard focus back on the link followed when the reader goes back, as a page load from the cache would', async () => {
+    const page = await open(site, '/');
+    const focused = () => page.evaluate(() => `${document.activeElement?.getAttribute('href') ?? document.activeElement?.id}`);
+    // The second link to the article on the page (the home page shows it in two sections), reached and followed by keyboard.
+    const links = page.locator(`main a[href="${ARTICLE}"]`);
+    expect(await links.count()).toBeGreaterThan(1);
+    await links.nth(1).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(await focused()).toBe('main');
+    await page.goBack();
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'home');
+    await until(async () => (await focused()) === ARTICLE, 'focus on the link followed');
+    expect(await page.evaluate((href) => [...document.querySelectorAll(`main a[href="${href}"]`)].indexOf(document.activeElement!), ARTICLE)).toBe(1);
+    expect(await page.evaluate(() => document.activeElement!.matches(':focus-visible'))).toBe(true);
+    // Tab goes on from there, not from the top of the page.
+    const next = await page.evaluate(() => {
+      const all = [...document.querySelectorAll('main a[href]')];
+      return all[all.indexOf(document.activeElement!) + 1]!.getAttribute('href');
+    });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe(next);
+    await expect.poll(() => page.locator('#announcer').textContent()).toMatch(/^Navigated to /);
+    // Forward again: the article starts from its <main>, as a new page does.
+    await page.goForward();
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(await focused()).toBe('main');
+    await closePage(page);
+  });
+
   it('shows the 404 page when page data is missing and HEAD confirms the page does not exist', async () => {
     const page = await open(site, '/');
     const loads = documentLoads(page);

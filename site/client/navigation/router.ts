@@ -13,6 +13,7 @@ import { swapHead } from './head.ts';
 import { pagePath, pageUrlOf, pageDataUrl } from './links.ts';
 import { Notices } from './notices.ts';
 import type { PageData, PageLoader } from './pageData.ts';
+import { followedLink, refocusFollowed, rememberFollowed, type FollowedLink } from './returnFocus.ts';
 import { ScrollMemory } from './scroll.ts';
 
 export interface RouterOptions {
@@ -53,7 +54,7 @@ export class Router {
     // A fragment of the page on screen: the browser scrolls to it.
     if (pagePath(url) === this.current && url.search === location.search && url.hash) return;
     event.preventDefault();
-    void this.navigate(url, 'push');
+    void this.navigate(url, 'push', followedLink(event.target));
   }
 
   private onPop(): void {
@@ -63,7 +64,8 @@ export class Router {
     void this.navigate(url, 'pop');
   }
 
-  async navigate(url: URL, mode: 'push' | 'pop'): Promise<void> {
+  /** `followed`: the link the reader followed, focused again when they come back to this page. */
+  async navigate(url: URL, mode: 'push' | 'pop', followed?: FollowedLink): Promise<void> {
     const id = ++this.navigation;
     const path = pagePath(url);
     const done = this.notices.whileLoading();
@@ -73,11 +75,14 @@ export class Router {
       if (load.type === 'full' || shouldReloadFor(deployed)) return fullLoad(url);
       const chunk = await loadChunk(load.data.componentChunkName);
       if (id !== this.navigation) return;
-      if (mode === 'push') this.scroll.push(url.href);
+      if (mode === 'push') {
+        rememberFollowed(followed);
+        this.scroll.push(url.href);
+      }
       this.render(load.data, chunk ? (main) => chunk.hydrate(main, this.options.data) : undefined);
       this.current = path;
       this.scroll.apply(mode, url.hash);
-      this.afterRender(url);
+      this.afterRender(url, mode);
     } catch (error) {
       if (error instanceof MissingChunkError) console.error(error.message);
       else if (!(error instanceof ChunkLoadError)) console.error(error);
@@ -101,11 +106,12 @@ export class Router {
     this.renders++;
   }
 
-  private afterRender(url: URL): void {
+  private afterRender(url: URL, mode: 'push' | 'pop'): void {
     const main = document.getElementById('main')!;
     // Emoji decorate a heading; "Navigated to 💰 Betting Strategies" would be read out as "money bag".
     const heading = plainName(main.querySelector('h1')?.textContent ?? '');
-    main.focus({ preventScroll: true });
+    // A new page starts from its <main>; back or forward returns to the link the reader left by.
+    if (mode === 'push' || !refocusFollowed()) main.focus({ preventScroll: true });
     this.notices.announce(format(this.options.data.nav.announce, { title: heading || document.title }));
     this.options.onRendered?.(main);
     if (navigator.serviceWorker?.controller) rememberPage([url.pathname, pageDataUrl(pagePath(url))]);
