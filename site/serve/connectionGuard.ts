@@ -3,10 +3,11 @@
  * short header and keep-alive timeouts, checked every second, and a cap on
  * connections per server and per client address. At a cap, the oldest
  * connection that is not being answered (it sent no complete request yet, or
- * waits idle between requests) makes room for the new one; only when every
- * connection is busy is the new one refused. So thousands of half-open
- * connections slow a visitor down by one round trip instead of locking them
- * out until the timeouts free the descriptors.
+ * waits idle between requests) makes room for the new one, and after those
+ * the oldest whose client has stopped reading its answer; only when every
+ * connection is busy with a client that reads is the new one refused. So
+ * thousands of half-open connections, or downloads nobody reads, slow a
+ * visitor down by one round trip instead of locking them out.
  */
 import { readFileSync } from 'node:fs';
 import type http from 'node:http';
@@ -35,6 +36,13 @@ const MAX_PER_ADDRESS = 256;
 const MAX_CONNECTIONS = 2048;
 /** Descriptors kept for what is not a connection: the listening socket, files being sent, logs, workers. */
 const RESERVED_DESCRIPTORS = 64;
+/**
+ * How long an answer may wait on a client that takes none of its bytes before
+ * its connection may make room for another: a download nobody reads (the
+ * kernel's buffers full, the client's window shut) would otherwise hold its
+ * connection busy, and unevictable, for ever (there is no send timeout).
+ */
+export const STALLED_AFTER_MS = 1_000;
 
 /**
  * The soft limit on open files of this process, where the system says it
@@ -65,6 +73,13 @@ interface Tracked {
   address: string;
   /** Requests received on it and not yet answered (pipelining may queue several). */
   busy: number;
+  /** When its client last took bytes (the socket drained) or its current request came. */
+  progressAt: number;
+}
+
+/** Busy with an answer its client has stopped reading: bytes wait to be sent and none went for a while. */
+function stalled(socket: Socket, tracked: Tracked, now: number): boolean {
+  return tracked.busy > 0 && socket.writableNeedDrain && now - tracked.progressAt >= STALLED_AFTER_MS;
 }
 
 /** Applies the caps to a server; connections are tracked from the 'connection' event to their 'close'. */
@@ -80,23 +95,33 @@ export function guardConnections(server: http.Server, caps: ConnectionCaps = def
     if (fromAddress?.size === 0) byAddress.delete(tracked.address);
   };
 
-  /** Closes the oldest idle connection among these, other than the new one; false when all are busy. */
+  /**
+   * Closes the oldest idle connection among these, other than the new one, or
+   * else the oldest whose client stopped reading; false when all are busy with
+   * clients that read.
+   */
   const evictOldestIdle = (among: Map<Socket, Tracked>, newcomer: Socket): boolean => {
+    const now = Date.now();
+    let stalledOne: [Socket, Tracked] | undefined;
     for (const [socket, tracked] of among) {
       if (socket === newcomer) break;
-      if (tracked.busy === 0) {
-        // Forgotten now, not on its 'close' a tick later: a burst of connections
-        // accepted in one go must each find a different one to evict.
-        forget(socket, tracked);
-        socket.destroy();
-        return true;
-      }
+      if (tracked.busy === 0) return evict(socket, tracked);
+      if (!stalledOne && stalled(socket, tracked, now)) stalledOne = [socket, tracked];
     }
-    return false;
+    return stalledOne ? evict(...stalledOne) : false;
+  };
+
+  const evict = (socket: Socket, tracked: Tracked): true => {
+    // Forgotten now, not on its 'close' a tick later: a burst of connections
+    // accepted in one go must each find a different one to evict.
+    forget(socket, tracked);
+    socket.destroy();
+    return true;
   };
 
   server.on('connection', (socket: Socket) => {
-    const tracked: Tracked = { address: socket.remoteAddress ?? '', busy: 0 };
+    const tracked: Tracked = { address: socket.remoteAddress ?? '', busy: 0, progressAt: Date.now() };
+    socket.on('drain', () => (tracked.progressAt = Date.now()));
     let fromAddress = byAddress.get(tracked.address);
     if (!fromAddress) byAddress.set(tracked.address, (fromAddress = new Map()));
     all.set(socket, tracked);
@@ -113,7 +138,8 @@ export function guardConnections(server: http.Server, caps: ConnectionCaps = def
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const tracked = all.get(request.socket);
     if (!tracked) return;
-    tracked.busy++;
+    // Timed from the first request of a busy spell: pipelined ones queued behind a stalled answer do not reset it.
+    if (tracked.busy++ === 0) tracked.progressAt = Date.now();
     // 'close' comes once per response, whether it was sent in full or the connection died.
     response.once('close', () => tracked.busy--);
   });
