@@ -15,7 +15,7 @@ import { escapeHtml } from '../render/document.ts';
 import { ContentError, FeltError, describeError, formatProblem } from '../../shared/errors.ts';
 import { FELT_ROOT } from '../../shared/paths.ts';
 import type { ContentLocale, UiLocale } from '../../shared/types.ts';
-import { SERVER_TIMEOUTS, guardConnections } from '../serve/connectionGuard.ts';
+import { SERVER_TIMEOUTS, countAsIdle, guardConnections } from '../serve/connectionGuard.ts';
 import { createHandler } from '../serve/server.ts';
 import { saveArticleTitle } from './editTitle.ts';
 import { watchSources } from './watchSources.ts';
@@ -109,6 +109,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       if (url.pathname === CLIENT_SCRIPT) {
         response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' }).end(clientJs);
       } else if (url.pathname === '/__felt/events') {
+        // Open for as long as the page is: it must not count against the connection caps as an answer in flight.
+        countAsIdle(response);
         response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
         response.write(`event: hello\ndata: ${JSON.stringify({ session })}\n\n`);
         if (problem) response.write(`event: problem\ndata: ${JSON.stringify(problem)}\n\n`);

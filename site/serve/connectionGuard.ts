@@ -82,6 +82,21 @@ function stalled(socket: Socket, tracked: Tracked, now: number): boolean {
   return tracked.busy > 0 && socket.writableNeedDrain && now - tracked.progressAt >= STALLED_AFTER_MS;
 }
 
+/** Answers that stay open by design, and the call that stops counting each as busy. */
+const openEnded = new WeakSet<http.ServerResponse>();
+const stopCounting = new WeakMap<http.ServerResponse, () => void>();
+
+/**
+ * An answer that stays open for as long as its client likes (felt dev's event
+ * stream): its connection counts as idle, so it may make room for a newcomer
+ * (the browser's EventSource connects again). Counted busy, a few hundred of
+ * them held every connection of an address for good.
+ */
+export function countAsIdle(response: http.ServerResponse): void {
+  openEnded.add(response);
+  stopCounting.get(response)?.();
+}
+
 /** Applies the caps to a server; connections are tracked from the 'connection' event to their 'close'. */
 export function guardConnections(server: http.Server, caps: ConnectionCaps = defaultCaps()): void {
   // Maps keep insertion order: the first entries are the oldest connections.
@@ -137,10 +152,18 @@ export function guardConnections(server: http.Server, caps: ConnectionCaps = def
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
     const tracked = all.get(request.socket);
-    if (!tracked) return;
+    if (!tracked || openEnded.has(response)) return;
     // Timed from the first request of a busy spell: pipelined ones queued behind a stalled answer do not reset it.
     if (tracked.busy++ === 0) tracked.progressAt = Date.now();
+    let counted = true;
+    const done = () => {
+      if (!counted) return;
+      counted = false;
+      tracked.busy--;
+      stopCounting.delete(response);
+    };
+    stopCounting.set(response, done);
     // 'close' comes once per response, whether it was sent in full or the connection died.
-    response.once('close', () => tracked.busy--);
+    response.once('close', done);
   });
 }

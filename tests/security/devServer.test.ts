@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDev, type DevServer } from '../../site/dev/devServer.ts';
+import { until } from '../browser/helpers.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 let dev: DevServer;
@@ -124,4 +125,37 @@ describe('felt dev title editor', () => {
     expect(status).toBe(204);
     expect(await readFile(article, 'utf8')).toContain('title: "First Steps, Edited"');
   });
+});
+
+describe('felt dev under a flood of event streams', () => {
+  it('serves a visitor while its own address holds 300 live-reload streams open', async () => {
+    // Each stream is an answer that never ends. Counted as in flight, 256 of them
+    // held every connection the address may have, and the visitor was refused
+    // (ECONNRESET) for as long as they stayed open.
+    const url = new URL(dev.url);
+    const from = '127.0.0.6';
+    const streams: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 300; i++) {
+        const socket = net.connect({ port: Number(url.port), host: url.hostname, localAddress: from }, () =>
+          socket.write(`GET /__felt/events HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`),
+        );
+        socket.on('data', () => {});
+        socket.on('error', () => {});
+        streams.push(socket);
+      }
+      await until(() => streams.filter((socket) => socket.bytesRead > 0 || socket.destroyed).length === 300, 'the 300 streams to be answered', 10_000);
+      const visitor = await new Promise<number | string>((resolve) => {
+        const request = http.get({ host: url.hostname, port: url.port, path: '/robots.txt', localAddress: from, agent: false, timeout: 5000 }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('timeout', () => request.destroy(new Error('no answer in 5 s')));
+        request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      });
+      expect(visitor).toBe(200);
+    } finally {
+      for (const socket of streams) socket.destroy();
+    }
+  }, 30_000);
 });
