@@ -353,3 +353,28 @@ describe('keyboard focus', () => {
     await page.close();
   });
 });
+
+describe('tap targets on a phone', () => {
+  it.each(['/betting-strategies', ARTICLE])(
+    'the trail, the topics and the footer links of %s are 44 px tall at 375 px, none overlapping another',
+    async (pagePath) => {
+      const page = await open(site, pagePath, 375);
+      const boxes = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('.breadcrumbs a, .topics a, .site-footer a')].map((a) => {
+          const { left, top, right, bottom } = a.getBoundingClientRect();
+          return { text: (a.textContent ?? '').trim().slice(0, 30), left, top: top + scrollY, right, bottom: bottom + scrollY };
+        }),
+      );
+      expect(boxes.length).toBeGreaterThan(15);
+      const small = boxes.filter((b) => b.bottom - b.top < 44).map((b) => `${b.text}: ${Math.round(b.bottom - b.top)} px`);
+      const overlapping = boxes.flatMap((a, i) =>
+        boxes
+          .slice(i + 1)
+          .filter((b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+          .map((b) => `${a.text} / ${b.text}`),
+      );
+      expect({ small, overlapping }).toEqual({ small: [], overlapping: [] });
+      await page.close();
+    },
+  );
+});
