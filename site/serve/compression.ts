@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import Negotiator from 'negotiator';
 
 // Text, JavaScript, and JSON or XML in any dress (+json, +xml: web app
@@ -15,6 +16,13 @@ import Negotiator from 'negotiator';
 const COMPRESSIBLE = /^(text\/|application\/(json|xml|javascript)\b|[a-z]+\/[\w.-]+\+(json|xml)\b)/i;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const MIN_BYTES = 512;
+/**
+ * Files up to this size are compressed whole, at once, and cached; larger ones
+ * (an operator's video or PDF, asked for by a client that refuses identity)
+ * are compressed as they are sent, on zlib's threads: whole, they held the
+ * event loop for seconds and their size in memory on every request.
+ */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export type Encoding = 'br' | 'gzip';
 
@@ -48,6 +56,16 @@ export function acceptsIdentity(headers: IncomingHttpHeaders): boolean {
   return new Negotiator({ headers }).encoding(['identity']) === 'identity';
 }
 
+const BROTLI_QUALITY = 5;
+const GZIP_LEVEL = 6;
+
+/** A compressing stream for a file too large to compress at once (MAX_BUFFERED_BYTES), with the same settings. */
+export function compressingStream(encoding: Encoding, size: number): Transform {
+  return encoding === 'br'
+    ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: size } })
+    : createGzip({ level: GZIP_LEVEL });
+}
+
 export class CompressionCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
@@ -64,8 +82,8 @@ export class CompressionCache {
     const raw = await readFile(file);
     const packed =
       encoding === 'br'
-        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-        : gzipSync(raw, { level: 6 });
+        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : gzipSync(raw, { level: GZIP_LEVEL });
     this.entries.set(key, packed);
     this.bytes += packed.length;
     for (const [oldKey, old] of this.entries) {

@@ -15,7 +15,7 @@ import { FeltError } from '../../shared/errors.ts';
 import { isInside } from '../../shared/insideFolder.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { resolveRequestPath } from './resolvePath.ts';
-import { CompressionCache, acceptsIdentity, negotiateEncoding } from './compression.ts';
+import { CompressionCache, MAX_BUFFERED_BYTES, acceptsIdentity, compressingStream, negotiateEncoding, type Encoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
 import { answerFromRedirects } from './redirects.ts';
@@ -134,6 +134,13 @@ export function createHandler(options: ServeOptions) {
       else streamFile(found.real, response, range);
       return;
     }
+    if (encoding !== 'identity' && found.info.size > MAX_BUFFERED_BYTES) {
+      // Compressed as it is sent, so its length is not known before: chunked.
+      response.writeHead(200, { 'Content-Encoding': encoding });
+      if (request.method === 'HEAD') response.end();
+      else streamFile(found.real, response, undefined, { encoding, size: found.info.size });
+      return;
+    }
     if (encoding !== 'identity') {
       // No Accept-Ranges: the bytes sent are brotli's or gzip's, and a range of them is not what a range request gets.
       const body = await compressed.get(found.real, etag, encoding);
@@ -159,10 +166,14 @@ export function createHandler(options: ServeOptions) {
  * waits behind the ones before it, and when the client hangs up Node drops
  * those queued responses without closing them, so a file opened early would
  * stay open, with its buffered bytes, for good (issue 16: one descriptor and
- * tens of kilobytes per abandoned request).
+ * tens of kilobytes per abandoned request). A large file sent compressed
+ * goes through zlib on the way (compression.ts, MAX_BUFFERED_BYTES).
  */
-function streamFile(file: string, response: http.ServerResponse, part?: { start: number; end: number }): void {
-  const send = () => pipeline(createReadStream(file, part), response, () => {});
+function streamFile(file: string, response: http.ServerResponse, part?: { start: number; end: number }, compress?: { encoding: Encoding; size: number }): void {
+  const send = () =>
+    compress
+      ? pipeline(createReadStream(file), compressingStream(compress.encoding, compress.size), response, () => {})
+      : pipeline(createReadStream(file, part), response, () => {});
   if (response.socket) send();
   else response.once('socket', send);
 }
