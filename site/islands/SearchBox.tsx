@@ -127,7 +127,20 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
   return (
     // Enter goes to the results page (issue 18), also before hydration and without JavaScript;
     // a query too short to search stays here, with the hint.
-    <form className="search" role="search" ref={rootRef} action="/search" method="get" onSubmit={(event) => !isSearchable(query) && event.preventDefault()}>
+    <form
+      className="search"
+      role="search"
+      ref={rootRef}
+      action="/search"
+      method="get"
+      onSubmit={(event) => !isSearchable(query) && event.preventDefault()}
+      onBlur={(event) => {
+        // Tab or Shift+Tab out of the box and its results: they close, or they would cover what has focus now.
+        // Focus going nowhere (a result opened in a new tab, the window left, a result list redrawn) keeps them.
+        const next = event.relatedTarget as Node | null;
+        if (next && !event.currentTarget.contains(next)) setOpen(false);
+      }}
+    >
       <label className="visually-hidden" htmlFor={inputId}>
         {strings.searchLabel}
       </label>

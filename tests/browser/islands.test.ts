@@ -200,6 +200,31 @@ describe('search', () => {
     expect(await input(page).inputValue()).toBe('poker');
     await page.close();
   });
+
+  it.each([375, 1280])('closes its results when Tab takes focus out of the search box at %i px, so they hide nothing focused', async (width) => {
+    const page = await open(site, '/', width);
+    const shown = () => page.evaluate(() => document.querySelector('.search-results')?.checkVisibility() ?? false);
+    await input(page).focus();
+    await page.keyboard.type('tilt');
+    await page.waitForSelector('.search-results a');
+    // Through the results and out the other side: focus is on the page, and nothing covers it.
+    const count = await results(page).count();
+    for (let i = 0; i <= count; i++) await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('.search') === null)).toBe(true);
+    expect(await shown()).toBe(false);
+    expect(await input(page).inputValue()).toBe('tilt');
+    // Back into the box: the results come back; Shift+Tab out of it closes them again.
+    await input(page).focus();
+    await page.waitForSelector('.search-results a');
+    await page.keyboard.press('Shift+Tab');
+    expect(await shown()).toBe(false);
+    // Opening a result in a new tab takes focus from the window, not from the box: the list stays for the reader's return.
+    await input(page).focus();
+    const [tab] = await Promise.all([site.browser.context.waitForEvent('page'), results(page).first().click()]);
+    await tab.close();
+    expect(await shown()).toBe(true);
+    await page.close();
+  });
 });
 
 // Before the copy-link tests: page.clock.install() there fakes the timers of the whole browser context.
