@@ -11,6 +11,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { isInside } from '../../shared/insideFolder.ts';
 import { isSitePath } from '../../shared/retraction.ts';
+import { fileInside } from './resolvePath.ts';
 
 export interface RedirectRule {
   to: string;
@@ -65,7 +66,9 @@ export async function answerFromRedirects(root: string, request: http.IncomingMe
   if ((rule.status === 410 || rule.status === 404) && isSitePath(rule.to)) {
     const file = path.resolve(root, `.${rule.to}`);
     if (!isInside(file, root)) return false;
-    const body = await readFile(file).catch(() => Buffer.from(rule.status === 410 ? 'Gone\n' : 'Not Found\n'));
+    // Its real path, links resolved, must be inside the site's too (resolvePath.ts fileInside).
+    const page = await fileInside(root, file);
+    const body = (page && (await readFile(page.real).catch(() => undefined))) ?? Buffer.from(rule.status === 410 ? 'Gone\n' : 'Not Found\n');
     response.writeHead(rule.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache', 'Content-Length': body.length });
     response.end(request.method === 'HEAD' ? undefined : body);
     return true;

@@ -6,15 +6,14 @@
  * file outside the site folder.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { FeltError } from '../../shared/errors.ts';
-import { isInside } from '../../shared/insideFolder.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
-import { resolveRequestPath } from './resolvePath.ts';
+import { fileInside, resolveRequestPath } from './resolvePath.ts';
 import { CompressionCache, MAX_BUFFERED_BYTES, acceptsIdentity, compressingStream, negotiateEncoding, type Encoding } from './compression.ts';
 import { isNotModified } from './conditional.ts';
 import { SERVER_TIMEOUTS, guardConnections } from './connectionGuard.ts';
@@ -43,12 +42,8 @@ export interface RunningServer {
 
 async function findFile(root: string, candidates: string[]) {
   for (const file of candidates) {
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile()) continue;
-    // A symbolic link inside the site must not lead out of it (issue 6): the
-    // file's real path, links resolved, has to be inside the root's.
-    const [real, realRoot] = await Promise.all([realpath(file).catch(() => ''), realpath(root).catch(() => root)]);
-    if (isInside(real, realRoot)) return { file, real, info };
+    const found = await fileInside(root, file);
+    if (found) return found;
   }
   return undefined;
 }
@@ -184,8 +179,10 @@ function streamFile(file: string, response: http.ServerResponse, part?: { start:
  * is: a 406 would hide that the page is missing.
  */
 async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse, compressed: CompressionCache) {
-  const file = path.join(root, '404.html');
-  const info = await stat(file).catch(() => undefined);
+  // Read at its real path, and only when that is inside the site: a link to a file outside would be every 404's body.
+  const found = await fileInside(root, path.join(root, '404.html'));
+  const info = found?.info;
+  const file = found?.real ?? '';
   const type = 'text/html; charset=utf-8';
   const negotiated = info ? negotiateEncoding(request.headers, type, info.size) : undefined;
   const encoding = negotiated === 'identity' ? undefined : negotiated;

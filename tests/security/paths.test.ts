@@ -7,13 +7,14 @@
  * message naming the file and the field. felt serve never reads outside its
  * root, in raw or encoded forms, nor through a symbolic link inside it.
  */
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
 import { FIXTURE_SITE, contentProblems, fixtureCopy, tempDir } from '../site/helpers.ts';
+import { httpRequest } from '../support/httpRequest.ts';
 import { yamlString } from './support/xssSite.ts';
 
 /** Slugs that try to leave their folder, in every shape we know. */
@@ -218,5 +219,37 @@ describe('felt serve never reads outside its root', () => {
     expect([400, 404]).toContain(response.status);
     expect(response.body).not.toContain('TOP-SECRET');
     expect(response.body).not.toContain('root:');
+  });
+});
+
+describe('felt serve does not answer a missing or retracted page with a file outside its root', () => {
+  let server: RunningServer;
+  let base: string;
+
+  beforeAll(async () => {
+    base = await tempDir('felt-paths-pages-');
+    const root = path.join(base, 'dist');
+    await buildSite({ contentDir: FIXTURE_SITE, outDir: root });
+    await writeFile(path.join(base, 'secret.txt'), 'TOP-SECRET');
+    // The pages every missing and every retracted address is answered with, as links out of the site.
+    await rm(path.join(root, '404.html'));
+    await symlink(path.join(base, 'secret.txt'), path.join(root, '404.html'));
+    await mkdir(path.join(root, 'gone'), { recursive: true });
+    await symlink(path.join(base, 'secret.txt'), path.join(root, 'gone', 'old-article.html'));
+    await writeFile(path.join(root, '_redirects'), '/articles/old-article /gone/old-article.html 410\n');
+    server = await startServer({ root, port: 0 });
+  });
+
+  afterAll(() => server?.close());
+
+  it.each([
+    ['/no-such-page', 404],
+    ['/articles/old-article', 410],
+  ])('answers %s with %i and without the linked file', async (pathname, status) => {
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const answer = await httpRequest(server.url, pathname, { 'Accept-Encoding': encoding });
+      expect(answer.status, encoding).toBe(status);
+      expect(answer.body.toString('latin1'), encoding).not.toContain('TOP-SECRET');
+    }
   });
 });
