@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { FeltError } from '../../shared/errors.ts';
@@ -48,6 +48,37 @@ async function findFile(root: string, candidates: string[]) {
   return undefined;
 }
 
+/** What to do for each response on a connection when it closes (whenAnswered). */
+const onConnectionClose = new WeakMap<Socket, Set<() => void>>();
+
+/**
+ * Calls `done` once the response has ended or its connection has closed. A
+ * response's own 'close' is not enough: when a client that pipelined several
+ * requests hangs up, Node drops the responses still queued behind the first
+ * without ever closing them (issue 16), and a request's lease on its release
+ * was then held for as long as the server ran, so no build could rework or
+ * remove that release. One listener per connection, however many requests
+ * it pipelines.
+ */
+function whenAnswered(request: http.IncomingMessage, response: http.ServerResponse, done: () => void): void {
+  const socket = request.socket;
+  if (socket.destroyed) return done();
+  let pending = onConnectionClose.get(socket);
+  if (!pending) {
+    const waiting = (pending = new Set());
+    onConnectionClose.set(socket, waiting);
+    socket.once('close', () => {
+      for (const call of waiting) call();
+      waiting.clear();
+    });
+  }
+  pending.add(done);
+  response.once('close', () => {
+    pending.delete(done);
+    done();
+  });
+}
+
 /**
  * The folder that answers one request: dist/ is a link that each build flips
  * to its new release (site/build/output.ts), so it is resolved once per
@@ -60,7 +91,7 @@ export function createHandler(options: ServeOptions) {
   const compressed = new CompressionCache();
   return async (request: http.IncomingMessage, response: http.ServerResponse) => {
     const { root, leave } = await leases.enter();
-    response.once('close', leave);
+    whenAnswered(request, response, leave);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('Method Not Allowed\n');

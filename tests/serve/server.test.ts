@@ -307,6 +307,33 @@ describe('abandoned downloads', () => {
   });
 });
 
+describe('leases on the release', () => {
+  it('lets go of the release once pipelining clients that hang up have gone, so a build may rework it', async () => {
+    // felt serve holds a lease (a file in dist.releases) on the release a request reads, until its answer ends. When
+    // a client hangs up with pipelined requests still queued, Node drops their answers without closing them: before,
+    // their lease stayed for as long as the server ran (builds then neither reworked nor removed that release).
+    const releases = `${root}.releases`;
+    const leases = async () => (await readdir(releases)).filter((name) => name.startsWith(`.lease-${process.pid}-`));
+    const url = new URL(server.url);
+    const clients = Array.from({ length: 10 }, () => {
+      const socket = net.connect(Number(url.port), url.hostname);
+      socket.on('error', () => {});
+      socket.pause();
+      socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
+      return socket;
+    });
+    await sleep(500);
+    expect(await leases()).not.toEqual([]);
+    for (const socket of clients) socket.destroy();
+    let held = await leases();
+    for (let waited = 0; held.length > 0 && waited < 3000; waited += 100) {
+      await sleep(100);
+      held = await leases();
+    }
+    expect(held).toEqual([]);
+  });
+});
+
 describe('caching', () => {
   it('keeps hashed files forever and revalidates what names them', async () => {
     const { cacheControlFor } = await import('../../site/serve/headers.ts');
