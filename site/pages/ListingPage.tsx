@@ -2,6 +2,7 @@ import { ArticleGrid } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { Pagination } from '../components/Pagination.tsx';
 import { ListingCount } from '../components/ListingCount.tsx';
+import { TopicCount } from '../components/TopicCount.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import type { ListingProps } from './types.ts';
 
@@ -29,7 +30,7 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
                   {topic.count !== undefined && (
                     <>
                       {' '}
-                      <span className="topic-count">{topic.count}</span>
+                      <TopicCount count={topic.count} />
                     </>
                   )}
                 </a>

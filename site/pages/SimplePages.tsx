@@ -1,5 +1,6 @@
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { useSite } from '../components/SiteContext.tsx';
+import { TopicCount } from '../components/TopicCount.tsx';
 import { renderMarkdown } from '../render/markdown.ts';
 import type { InfoProps, SitemapProps } from './types.ts';
 
@@ -35,7 +36,7 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
             <ul>
               {section.children.map((child) => (
                 <li key={child.href}>
-                  <a href={child.href}>{child.title}</a> <span className="topic-count">{child.count}</span>
+                  <a href={child.href}>{child.title}</a> <TopicCount count={child.count} />
                 </li>
               ))}
             </ul>

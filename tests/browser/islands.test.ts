@@ -403,3 +403,16 @@ describe('tap targets on a phone', () => {
     },
   );
 });
+
+describe('what a screen reader hears', () => {
+  it.each(['/betting-strategies', '/sitemap'])('the topic counts of %s say what they count', async (pagePath) => {
+    const page = await open(site, pagePath, 375);
+    // The accessibility tree as a screen reader walks it (the links' addresses left out).
+    const snapshot = (await page.locator('main').ariaSnapshot()).replace(/^\s*- \/url: .*$/gm, '');
+    // "Bankroll Management 2 articles", not a bare "2" that could be anything.
+    expect(snapshot).toMatch(/Bankroll Management\W+(text: )?2 articles/);
+    expect(snapshot).toMatch(/Betting Odds Explained\W+(text: )?1 article\b/);
+    expect(snapshot).not.toMatch(/Bankroll Management\W+(text: )?2(?! articles)/);
+    await page.close();
+  });
+});
