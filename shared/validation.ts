@@ -31,6 +31,17 @@ export const text = z
   .max(LIMITS.textChars, { error: `must be at most ${LIMITS.textChars.toLocaleString('en')} characters, the limit`, abort: true })
   .refine((value) => !UNPRINTABLE.test(value), 'must not contain control characters (NUL, CR, …) or broken Unicode');
 
+/**
+ * A field shown on one line (an article's title and description): a hand-written one over
+ * several lines (a YAML `|` block, a "\n" in quotes) is refused; `felt generate` joins a
+ * model's lines itself (cli/generate/answer.ts oneLine).
+ */
+// A line feed: a carriage return is a control character, refused above.
+export const oneLineText = text.refine(
+  (value) => !value.includes('\n'),
+  'must be on one line: join its lines into one (a line break in it would show in listings, feeds and search results)',
+);
+
 export const localized = z.object({ en: text, tr: text.optional(), ru: text.optional(), ko: text.optional() }).strict();
 
 /** What a URL felt writes into pages may not hold: a URL parser drops spaces and controls around it, but pages get the text as written. */

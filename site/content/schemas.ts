@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { isCalendarDay } from '../../shared/calendar.ts';
 import { CONTENT_LOCALES, UI_LOCALES } from '../../shared/types.ts';
-import { adSnippet, slug, text } from '../../shared/validation.ts';
+import { adSnippet, oneLineText, slug, text } from '../../shared/validation.ts';
 
 // The pipeline's checks of generated articles format their issues through this module.
 export { formatIssues } from '../../shared/validation.ts';
@@ -51,9 +51,9 @@ const entitySchema = z.object({
 });
 
 export const articleFrontmatterSchema = z.object({
-  title: text.max(200, 'must be at most 200 characters'),
+  title: oneLineText.max(200, 'must be at most 200 characters'),
   slug,
-  description: text.max(400, 'must be at most 400 characters'),
+  description: oneLineText.max(400, 'must be at most 400 characters'),
   author: text,
   date: isoDate,
   updated: isoDate.optional(),

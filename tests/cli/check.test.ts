@@ -26,6 +26,7 @@ afterEach(() => {
 });
 
 const felt = (...args: string[]) => main(['node', 'felt', ...args]);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('felt check', () => {
   it('passes the bundled content with exit code 0 and a summary', async () => {
@@ -42,6 +43,31 @@ describe('felt check', () => {
     expect(printed).toMatch(/^error +\S*two\.md:3 field "slug": slug must be lowercase/m);
     expect(printed).toMatch(/^error +\S*two\.md:1 field "author": author is required/m);
     expect(err.join('\n')).toMatch(/^felt: \d+ errors in content or UI strings/);
+  });
+
+  it('refuses a title or description written over several lines, at its line, naming the fix', async () => {
+    const dir = await fixtureCopy({
+      'articles/en_US/two-lines.md':
+        '---\ntitle: |\n  Bankroll basics\n  for beginners\nslug: two-lines\ndescription: "One line,\\nthen another."\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\nText\n',
+    });
+    expect(await felt('check', '--content', dir)).toBe(1);
+    const errors = out
+      .join('\n')
+      .split('\n')
+      .filter((line) => line.includes('two-lines.md'));
+    const fix = 'must be on one line: join its lines into one (a line break in it would show in listings, feeds and search results)';
+    expect(errors).toEqual([
+      expect.stringMatching(new RegExp(`^error +\\S*two-lines\\.md:2 field "title": title ${escape(fix)}$`)),
+      expect.stringMatching(new RegExp(`^error +\\S*two-lines\\.md:6 field "description": description ${escape(fix)}$`)),
+    ]);
+    // Folded or plain YAML over several lines reads as one line, and passes.
+    const folded = await fixtureCopy({
+      'articles/en_US/folded.md':
+        '---\ntitle: >\n  Bankroll basics\n  for beginners\nslug: folded\ndescription: One line\n  read as one.\nauthor: Mara Lindqvist\ndate: 2026-01-01\nlocale: en_US\nentities:\n  - category: bettingStrategies\n---\nText\n',
+    });
+    out.length = 0;
+    await felt('check', '--content', folded);
+    expect(out.join('\n')).not.toMatch(/folded\.md/);
   });
 
   it("warns of what lies in articles/ outside the content locales' folders, which the build does not read", async () => {

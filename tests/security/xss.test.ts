@@ -27,6 +27,8 @@ import { auditDom, installTrap, watchDialogs, type Hit } from './support/trap.ts
 
 let dist: string;
 let payloads: readonly string[];
+/** The payloads as the one-line fields (an article's title and description) hold them. */
+let lines: readonly string[];
 let withCsp: RunningServer;
 let withoutCsp: { url: string; close(): Promise<void> };
 let browser: Browser;
@@ -55,6 +57,7 @@ async function serveWithoutCsp(root: string) {
 beforeAll(async () => {
   const site = await makeXssContent();
   payloads = site.payloads;
+  lines = site.lines;
   dist = path.join(await tempDir('felt-xss-'), 'dist');
   await buildSite({ contentDir: site.contentDir, outDir: dist });
   withCsp = await startServer({ root: dist, port: 0 });
@@ -269,8 +272,8 @@ describe('JSON embedded in pages and page data', () => {
       const html = await readFile(path.join(dist, 'articles', articleSlug(n), 'index.html'), 'utf8');
       const data = [...html.matchAll(SCRIPT)].filter(([, a]) => /ld\+json/.test(a!)).map(([, , body]) => JSON.parse(body!));
       const article = data.find((d) => d['@type'] === 'Article');
-      expect(article.headline).toBe(payloads[n]!.trim());
-      expect(article.description).toBe(payloads[n]!.trim());
+      expect(article.headline).toBe(lines[n]!.trim());
+      expect(article.description).toBe(lines[n]!.trim());
       expect(article.author.name).toBe(payloads[n]!.trim());
     }
   });
@@ -282,7 +285,7 @@ describe('JSON embedded in pages and page data', () => {
       expect(data.path).toBe(`/articles/${articleSlug(n)}`);
       // The head's fields travel as its tags (headHtml, below); of the fields themselves only the title, unchanged.
       expect(Object.keys(data.result.pageContext.head)).toEqual(['title']);
-      expect(data.result.pageContext.head.title).toContain(payloads[n]!.trim());
+      expect(data.result.pageContext.head.title).toContain(lines[n]!.trim());
       // Client-side navigation inserts this HTML: it must be exactly the <main> audited in the browser.
       const html = await readFile(path.join(dist, 'articles', articleSlug(n), 'index.html'), 'utf8');
       // …and the head tags it swaps in are exactly the page's own.

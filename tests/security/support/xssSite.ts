@@ -1,6 +1,7 @@
 /**
  * A content folder in which every field that reaches a page carries the
- * script-injection corpus: article titles, descriptions, bodies, entities
+ * script-injection corpus (one-line fields, an article's title and
+ * description, with its line breaks as spaces): article titles, descriptions, bodies, entities
  * (subcategories and subsubcategories, and an unknown category), author
  * names, biographies and meta fields, category and subcategory titles and
  * descriptions, an info page, and the ad network's HTML.
@@ -37,13 +38,17 @@ export const fieldSafe = (payload: string) =>
   // eslint-disable-next-line no-control-regex -- mirrors what the schema strips
   payload.replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
+/** A one-line field (an article's title and description) refuses line feeds: its vectors have each run of them as one space. */
+export const lineSafe = (payload: string) => fieldSafe(payload).replace(/\n+/g, ' ');
+
 function articleFile(n: number, payload: string): string {
   const y = yamlString(fieldSafe(payload));
+  const line = yamlString(lineSafe(payload));
   return [
     '---',
-    `title: ${y}`,
+    `title: ${line}`,
     `slug: ${articleSlug(n)}`,
-    `description: ${y}`,
+    `description: ${line}`,
     `author: ${y}`,
     'date: 2026-01-01',
     'updated: 2026-02-01',
@@ -74,6 +79,8 @@ export interface XssSite {
   contentDir: string;
   /** The payload of each vector as text fields hold it (see fieldSafe). */
   payloads: readonly string[];
+  /** The same, as one-line fields hold it: an article's title and description (see lineSafe). */
+  lines: readonly string[];
 }
 
 export async function makeXssContent(): Promise<XssSite> {
@@ -131,7 +138,7 @@ export async function makeXssContent(): Promise<XssSite> {
   }
   // Other locales' folders are not built; keep the run to the corpus.
   await rm(path.join(contentDir, 'articles', 'ru_RU'), { recursive: true, force: true });
-  return { contentDir, payloads };
+  return { contentDir, payloads, lines: raw.map(lineSafe) };
 }
 
 /** Every file below dir, relative, with forward slashes. */
