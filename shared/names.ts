@@ -75,6 +75,20 @@ export function plainName(text: string): string {
   return text.replace(EMOJI, '').replace(/\s+/g, ' ').trim();
 }
 
+/** A name cut into its emoji and its words, in order, for showing the emoji to the eye only. */
+export function emojiRuns(text: string): { text: string; emoji: boolean }[] {
+  const runs: { text: string; emoji: boolean }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(EMOJI_RUN)) {
+    if (match.index > at) runs.push({ text: text.slice(at, match.index), emoji: false });
+    runs.push({ text: match[0], emoji: true });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) runs.push({ text: text.slice(at), emoji: false });
+  return runs;
+}
+const EMOJI_RUN = new RegExp(`(?:${EMOJI.source})+`, 'gu');
+
 /** Applies the fixed capitalisations inside free text without changing anything else. */
 export function applyDisplayFixes(text: string): string {
   return text.replace(/\b(defi|nfts?)\b/gi, (match) => DISPLAY_FIXES[match.toLowerCase()] ?? match);

@@ -3,6 +3,7 @@ import type { ArticleSummary } from '../model/summaries.ts';
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
 import { CoverImage, type CoverLoading } from './CoverImage.tsx';
+import { Decorated } from '../islands/Decorated.tsx';
 
 /** How wide a card's cover is shown, per card size (the grids of main.css), for the browser to pick a width. */
 const COVER_SIZES = {
@@ -33,7 +34,7 @@ export function ArticleCard({
       <CoverImage className="card-cover" slug={article.slug} sizes={COVER_SIZES[size]} loading={cover} picture={article.picture} />
       {article.category && (
         <a className="card-kicker" href={article.category.href}>
-          {article.category.title}
+          <Decorated text={article.category.title} />
         </a>
       )}
       {article.draft && <DraftBadge draft={article.draft} />}

@@ -1,6 +1,7 @@
 /** The footer of every page (SPEC section 2, "Footer"). Static: never hydrated. */
 import { urls } from '../model/urls.ts';
 import { useSite } from './SiteContext.tsx';
+import { Decorated } from '../islands/Decorated.tsx';
 
 export function Footer({ year }: { year: number }) {
   const { t, pick, settings, categories } = useSite();
@@ -27,7 +28,9 @@ export function Footer({ year }: { year: number }) {
         <ul>
           {categories.map((category) => (
             <li key={category.key}>
-              <a href={urls.category(category.slug)}>{pick(category.title)}</a>
+              <a href={urls.category(category.slug)}>
+                <Decorated text={pick(category.title)} />
+              </a>
             </li>
           ))}
         </ul>

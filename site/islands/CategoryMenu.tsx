@@ -11,6 +11,8 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { HeaderStrings, MenuCategory } from './types.ts';
 import { format } from './types.ts';
+import { plainName } from '../../shared/names.ts';
+import { Decorated } from './Decorated.tsx';
 
 type FocusTarget = 'first' | 'last' | null;
 
@@ -130,16 +132,18 @@ export function CategoryMenu({ menu, strings }: { menu: MenuCategory[]; strings:
           {menu.map((category) => (
             <li key={category.key} className="menu-category">
               <a className="menu-category-title" href={category.href}>
-                {category.title}
+                <Decorated text={category.title} />
               </a>
               <ul className="menu-children">
                 {category.children.map((child) => (
                   <li key={child.href}>
-                    <a href={child.href}>{child.title}</a>
+                    <a href={child.href}>
+                      <Decorated text={child.title} />
+                    </a>
                   </li>
                 ))}
                 <li>
-                  <a className="menu-more" href={category.href} aria-label={format(strings.menuMoreIn, { category: category.title })}>
+                  <a className="menu-more" href={category.href} aria-label={format(strings.menuMoreIn, { category: plainName(category.title) })}>
                     {strings.menuMore} →
                   </a>
                 </li>

@@ -2,6 +2,7 @@ import { ArticleCard } from '../components/ArticleCard.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { HomeProps } from './types.ts';
+import { Decorated } from '../islands/Decorated.tsx';
 
 /** The home page: its sections and their sizes come from site settings (SPEC section 9). */
 export function HomePage({ lead, best, updated, categories }: HomeProps) {
@@ -36,9 +37,13 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
           {categories.map((category) => (
             <section key={category.href} className="category-tile" aria-labelledby={`tile-${category.href.slice(1)}`}>
               <h3 id={`tile-${category.href.slice(1)}`} className="tile-title">
-                <a href={category.href}>{category.title}</a>
+                <a href={category.href}>
+                  <Decorated text={category.title} />
+                </a>
               </h3>
-              <p className="tile-description">{category.description}</p>
+              <p className="tile-description">
+                <Decorated text={category.description ?? ''} />
+              </p>
               <ul className="tile-articles">
                 {category.articles.map((article) => (
                   <li key={article.slug}>
@@ -47,7 +52,7 @@ export function HomePage({ lead, best, updated, categories }: HomeProps) {
                 ))}
               </ul>
               <a className="tile-more" href={category.href}>
-                {t('home.allInCategory', { category: category.title })} →
+                <Decorated text={t('home.allInCategory', { category: category.title })} /> →
               </a>
             </section>
           ))}

@@ -5,6 +5,7 @@ import { ListingCount } from '../components/ListingCount.tsx';
 import { TopicCount } from '../components/TopicCount.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import type { ListingProps } from './types.ts';
+import { Decorated } from '../islands/Decorated.tsx';
 
 /** A category or subcategory page: its topics, then its articles, newest first, paginated. */
 export function ListingPage({ heading, description, trail, topics, articles, pagination, total }: ListingProps) {
@@ -13,8 +14,14 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
     <>
       <Breadcrumbs trail={trail} />
       <header className="page-header">
-        <h1>{heading}</h1>
-        {description && <p className="page-description">{description}</p>}
+        <h1>
+          <Decorated text={heading} />
+        </h1>
+        {description && (
+          <p className="page-description">
+            <Decorated text={description} />
+          </p>
+        )}
         <ListingCount countKey="category.count" total={total} articles={articles} page={pagination.page} />
       </header>
       {topics.length > 0 && (
@@ -26,7 +33,7 @@ export function ListingPage({ heading, description, trail, topics, articles, pag
             {topics.map((topic) => (
               <li key={topic.href}>
                 <a href={topic.href}>
-                  {topic.title}
+                  <Decorated text={topic.title} />
                   {topic.count !== undefined && (
                     <>
                       {' '}

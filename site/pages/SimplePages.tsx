@@ -3,6 +3,7 @@ import { useSite } from '../components/SiteContext.tsx';
 import { TopicCount } from '../components/TopicCount.tsx';
 import { renderMarkdown } from '../render/markdown.ts';
 import type { InfoProps, SitemapProps } from './types.ts';
+import { Decorated } from '../islands/Decorated.tsx';
 
 export function InfoPage({ title, body, trail }: InfoProps) {
   return (
@@ -31,12 +32,17 @@ export function SitemapPage({ sections, info, recent }: SitemapProps) {
         {sections.map((section) => (
           <section key={section.href} aria-labelledby={`sm-${section.href.slice(1)}`}>
             <h2 id={`sm-${section.href.slice(1)}`} className="sitemap-heading">
-              <a href={section.href}>{section.title}</a>
+              <a href={section.href}>
+                <Decorated text={section.title} />
+              </a>
             </h2>
             <ul>
               {section.children.map((child) => (
                 <li key={child.href}>
-                  <a href={child.href}>{child.title}</a> <TopicCount count={child.count} />
+                  <a href={child.href}>
+                    <Decorated text={child.title} />
+                  </a>{' '}
+                  <TopicCount count={child.count} />
                 </li>
               ))}
             </ul>

@@ -227,6 +227,44 @@ describe('search', () => {
   });
 });
 
+describe('what a screen reader hears', () => {
+  // Pictographs, but for the copyright line's ©, which is read as "copyright".
+  const EMOJI = /(?![©®™])\p{Extended_Pictographic}/u;
+
+  it.each(['/', '/betting-strategies', '/sitemap', '/search?q=poker'])(
+    'the names of categories and topics on %s, without the emoji they are shown with',
+    async (pagePath) => {
+      const page = await open(site, pagePath, 1280);
+      const heardLines = async () => (await page.locator('body').ariaSnapshot()).split('\n').filter((line) => EMOJI.test(line));
+      if (pagePath.startsWith('/search')) await page.waitForSelector('.search-page-list a');
+      // The menu open: its names are heard too. The emoji are still there for the eye.
+      await page.locator('.menu-button').click();
+      expect(await page.locator('.menu-category-title >> nth=0').innerText()).toMatch(EMOJI);
+      expect(await page.locator('footer a >> nth=0').innerText()).toMatch(EMOJI);
+      expect(await heardLines()).toEqual([]);
+      // On the home page, the header search's results as well.
+      if (pagePath === '/') {
+        await page.locator('.search-input').fill('poker');
+        await page.waitForSelector('.search-results a');
+        expect(await page.locator('.search-group-title >> nth=0').innerText()).toMatch(EMOJI);
+        expect(await heardLines()).toEqual([]);
+      }
+      await page.close();
+    },
+  );
+
+  it.each(['/betting-strategies', '/sitemap'])('the topic counts of %s say what they count', async (pagePath) => {
+    const page = await open(site, pagePath, 375);
+    // The accessibility tree as a screen reader walks it (the links' addresses left out).
+    const snapshot = (await page.locator('main').ariaSnapshot()).replace(/^\s*- \/url: .*$/gm, '');
+    // "Bankroll Management 2 articles", not a bare "2" that could be anything.
+    expect(snapshot).toMatch(/Bankroll Management\W+(text: )?2 articles/);
+    expect(snapshot).toMatch(/Betting Odds Explained\W+(text: )?1 article\b/);
+    expect(snapshot).not.toMatch(/Bankroll Management\W+(text: )?2(?! articles)/);
+    await page.close();
+  });
+});
+
 // Before the copy-link tests: page.clock.install() there fakes the timers of the whole browser context.
 describe('islands before their first interaction', () => {
   it('load no React until the reader interacts, and report no console problems once hydrated', async () => {
@@ -402,17 +440,4 @@ describe('tap targets on a phone', () => {
       await page.close();
     },
   );
-});
-
-describe('what a screen reader hears', () => {
-  it.each(['/betting-strategies', '/sitemap'])('the topic counts of %s say what they count', async (pagePath) => {
-    const page = await open(site, pagePath, 375);
-    // The accessibility tree as a screen reader walks it (the links' addresses left out).
-    const snapshot = (await page.locator('main').ariaSnapshot()).replace(/^\s*- \/url: .*$/gm, '');
-    // "Bankroll Management 2 articles", not a bare "2" that could be anything.
-    expect(snapshot).toMatch(/Bankroll Management\W+(text: )?2 articles/);
-    expect(snapshot).toMatch(/Betting Odds Explained\W+(text: )?1 article\b/);
-    expect(snapshot).not.toMatch(/Bankroll Management\W+(text: )?2(?! articles)/);
-    await page.close();
-  });
 });

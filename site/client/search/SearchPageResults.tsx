@@ -10,6 +10,7 @@ import type { SearchHit, SearchPageStrings, SearchResultPage } from '../../islan
 import { format, type HeaderStrings, type MenuCategory } from '../../islands/types.ts';
 import { EmptyTable } from './EmptyTable.tsx';
 import { createSearch } from './index.ts';
+import { Decorated } from '../../islands/Decorated.tsx';
 
 export interface SearchPageResultsProps {
   query: string;
@@ -88,7 +89,11 @@ export function SearchPageResults({ query, manifestUrl, menu, strings, page }: S
                 <a className="search-page-title" href={`/articles/${hit.slug}`}>
                   {hit.title}
                 </a>
-                {category && <span className="search-page-where">{[category.title, subcategory?.title].filter(Boolean).join(' › ')}</span>}
+                {category && (
+                  <span className="search-page-where">
+                    <Decorated text={[category.title, subcategory?.title].filter(Boolean).join(' › ')} />
+                  </span>
+                )}
               </li>
             );
           })}

@@ -8,6 +8,8 @@ import type { SearchHit, SearchResultsProps } from '../../islands/search/types.t
 import type { MenuCategory } from '../../islands/types.ts';
 import { format } from '../../islands/types.ts';
 import { EmptyTable } from './EmptyTable.tsx';
+import { plainName } from '../../../shared/names.ts';
+import { Decorated } from '../../islands/Decorated.tsx';
 
 interface Group {
   key: string;
@@ -68,11 +70,15 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
       )}
       {groupHits(hits, menu).map((group) => (
         // A group, not a region: as landmarks the groups would repeat the names of the page's own category sections (axe landmark-unique).
-        <section key={group.key} className="search-group" role="group" aria-label={group.title}>
-          <h2 className="search-group-title">{group.title}</h2>
+        <section key={group.key} className="search-group" role="group" aria-label={plainName(group.title)}>
+          <h2 className="search-group-title">
+            <Decorated text={group.title} />
+          </h2>
           {group.subgroups.map((sub) => (
             <div key={sub.key} className="search-subgroup">
-              <h3 className="search-subgroup-title">{sub.title}</h3>
+              <h3 className="search-subgroup-title">
+                <Decorated text={sub.title} />
+              </h3>
               <ul>
                 {sub.hits.map((hit) => (
                   <li key={hit.slug}>
