@@ -44,7 +44,7 @@ import { crashPoint } from './crashPoints.ts';
 import type { RenderSetup } from '../render/pageRenderer.ts';
 import { createRenderPool, defaultThreads, type PoolOptions, type PoolOutput, type RenderPool } from './renderPool.ts';
 import { renderShell } from '../render/renderPage.tsx';
-import { countPages, pageEntryList } from '../routes/routes.ts';
+import { countPages, pageEntries } from '../routes/routes.ts';
 import { routeProblems } from '../routes/collisions.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { SEARCH_MANIFEST, writeSearchIndex } from '../indexes/searchIndex.ts';
@@ -54,7 +54,7 @@ import { serviceWorkerSource } from '../assets/serviceWorker.ts';
 import { headerProps, shortHash, staticQueryData } from '../render/sharedData.ts';
 import { findProviderPictures } from '../pictures/providerPictures.ts';
 import { startCovers } from '../pictures/coverStage.ts';
-import { buildSitemaps, robotsTxt, sitemapRow } from '../indexes/sitemapXml.ts';
+import { robotsTxt, sitemapRow, SitemapWriter } from '../indexes/sitemapXml.ts';
 
 export interface BuildOptions {
   contentDir: string;
@@ -312,7 +312,17 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
     search = { summary, milliseconds: performance.now() - started };
   };
   const beside = { run: makeSearchIndex, pagesAhead: Math.min(SEARCH_PAGES_AHEAD_MAX, Math.ceil(model.articles.length / 16)) };
-  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, { ...options, plan, busy: covers.busy, covers: svgCovers, beside });
+  // Past 50,000 pages a sitemap file is written as its rows are complete, during the pages; its version goes into the
+  // manifest below, where the sitemaps always went.
+  const sitemapVersions: [file: string, version: string][] = [];
+  const sitemap = new SitemapWriter(settings.url, (file) => sitemapVersions.push([file.file, putOther(file.file, file.xml)]));
+  const pages = await renderPages(model, target.pool, setup, reuse, maker, written, sitemap, {
+    ...options,
+    plan,
+    busy: covers.busy,
+    covers: svgCovers,
+    beside,
+  });
   // The last pages render on the workers while this thread makes every other file below; a failed build waits for
   // them before it removes what it wrote.
   target.settled = async () => {
@@ -336,7 +346,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
       stylesheet: assets.css,
     }),
   );
-  for (const file of buildSitemaps(settings.url, pages.sitemap)) writeOther(file.file, file.xml);
+  sitemap.finish();
+  for (const [file, version] of sitemapVersions) maker.setOther(file, version);
   writeOther('robots.txt', robotsTxt(settings.url));
   for (const feed of siteFeeds(model)) writeOther(feed.path, feed.content);
   mark('sitemaps, feeds');
@@ -392,10 +403,10 @@ async function renderPages(
   reuse: BuildManifest | undefined,
   maker: ManifestMaker,
   written: string[] | undefined,
+  sitemap: SitemapWriter,
   options: BuildOptions & Pick<PoolOptions, 'busy' | 'covers' | 'beside'> & { plan?: AdditionPlan },
 ) {
   const { settings } = model.content;
-  const sitemap: string[] = [];
   let count = 0;
   let rendered = 0;
   let checked = 0;
@@ -422,13 +433,13 @@ async function renderPages(
   const assertSerializable = createSerializableCheck();
   try {
     const { plan } = options;
-    for (const entry of pageEntryList(model)) {
+    for (const entry of pageEntries(model)) {
       // Made from the same inputs as last time, known without working them out (the manifest keeps its entries), or
       // found so: the same spec, key and files.
       const unchanged = plan && !plan.mayChange(entry);
       if (!unchanged) checked++;
       if (unchanged || (entry.inputs !== undefined && maker.keptPage(entry.path, entry.inputs))) {
-        sitemap.push(sitemapRow(absoluteUrl(settings, entry.path), entry.lastmod));
+        sitemap.add(sitemapRow(absoluteUrl(settings, entry.path), entry.lastmod));
       } else {
         const spec = entry.spec();
         const key = keyOf(spec);
@@ -440,7 +451,7 @@ async function renderPages(
           written?.push(...pageOutputPaths(spec));
           rendered++;
         }
-        if (spec.head.canonical && !spec.head.noindex) sitemap.push(sitemapRow(absoluteUrl(settings, spec.path), lastModified(spec)));
+        if (spec.head.canonical && !spec.head.noindex) sitemap.add(sitemapRow(absoluteUrl(settings, spec.path), lastModified(spec)));
       }
       count++;
       if (options.onProgress && count % 500 === 0 && count < total) options.onProgress(count, total);
@@ -461,7 +472,7 @@ async function renderPages(
     options.onProgress?.(total, total);
   });
   finishing.catch(() => undefined);
-  return { count, rendered, checked, sitemap, threads: pool.threads, finishing };
+  return { count, rendered, checked, threads: pool.threads, finishing };
 }
 
 function lastModified(spec: PageSpec): string | undefined {

@@ -121,12 +121,19 @@ export interface CardTokens {
 }
 
 /**
+ * Tokens remembered at most: a page's inputs read its own article's and its neighbours' (its related articles, a
+ * listing page's sixteen), made near one another in the build's walk. Kept for every article, they were 101 B an
+ * article on the build's heap (a heap snapshot at 50,000); one made again costs a Map lookup and a short string.
+ */
+const TOKENS_REMEMBERED = 8192;
+
+/**
  * Every article's card token, by id: what a page that shows the article reads of it, on its own page or as a card (a
  * listing's, a related article's): its file (which makes its summary with the template and authors), its provider
  * picture (the cover and its alt text) and its draft mark. A body edit changes it too: the page's spec is then made
- * and keyed, and rendered only if its key changed (build.ts). Each is made when first asked for, then kept: a full
- * rebuild reads each token several times (its page, its neighbours' related cards, its listings), 1.2 million reads
- * at 100,000, and a rebuild after additions only (build/additions.ts) reads the few hundred its pages show.
+ * and keyed, and rendered only if its key changed (build.ts). Each is made when first asked for and remembered a
+ * while: a full rebuild reads each token several times (its page, its neighbours' related cards, its listings), 1.2
+ * million reads at 100,000, and a rebuild after additions only (build/additions.ts) reads the few hundred its pages show.
  */
 export function cardTokens(model: SiteModel): CardTokens {
   let tokens = tokensByModel.get(model);
@@ -135,7 +142,10 @@ export function cardTokens(model: SiteModel): CardTokens {
     tokens = {
       get(id) {
         let token = made.get(id);
-        if (token === undefined) made.set(id, (token = cardToken(model, model.byId.get(id)!)));
+        if (token === undefined) {
+          if (made.size >= TOKENS_REMEMBERED) made.clear();
+          made.set(id, (token = cardToken(model, model.byId.get(id)!)));
+        }
         return token;
       },
     };

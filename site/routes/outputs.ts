@@ -11,7 +11,7 @@ import { urls } from '../model/urls.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { MAX_URLS_PER_SITEMAP } from '../indexes/sitemapXml.ts';
 import { pageOutputPaths } from './pageFiles.ts';
-import { pageEntryList } from './routes.ts';
+import { pageEntries } from './routes.ts';
 import { categoryOwner, feltOwned, type Owner } from './routeParts.ts';
 
 /** A page's HTML or data, a feed; or one of the build's own files, which are never inside one of its folders by mistake. */
@@ -77,9 +77,13 @@ export function claimOutputs(model: SiteModel, claim: Claim, { articles = true }
   own('icons/icon.svg', 'the icon');
   own('page-data/app-data.json', 'the build hash');
   let pages = 0;
-  for (const entry of pageEntryList(model)) {
+  for (const entry of pageEntries(model)) {
+    // Article entries come last, one per article: without them, counted rather than made.
+    if (entry.kind === 'article' && !articles) {
+      pages += model.articles.length;
+      break;
+    }
     pages++;
-    if (entry.kind === 'article' && !articles) continue;
     const [html, data] = pageOutputPaths(entry);
     claim(html, 'page', entry);
     claim(data, 'pageData', entry);
