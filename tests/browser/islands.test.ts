@@ -396,6 +396,48 @@ async function focusRing(page: Page): Promise<{ what: string; ratio: number }> {
 }
 
 describe('keyboard focus', () => {
+  it.each([375, 1280])(
+    'is never hidden under the sticky header at %i px, going back up the article with Shift+Tab or following a contents link',
+    async (width) => {
+      const page = await open(site, ARTICLE, width);
+      await page.emulateMedia({ reducedMotion: 'reduce' }); // scrolls at once, so each position is final when read
+      const place = () =>
+        page.evaluate(() => {
+          const focused = document.activeElement!;
+          const header = document.querySelector('.site-header')!.getBoundingClientRect().bottom;
+          return {
+            text: (focused.textContent ?? '').trim().slice(0, 30),
+            top: focused.getBoundingClientRect().top,
+            header,
+            inHeader: focused.closest('.site-header') !== null,
+          };
+        });
+      const hidden: string[] = [];
+      await page.locator('.site-footer a >> nth=0').focus();
+      for (let step = 0; step < 80; step++) {
+        await page.keyboard.press('Shift+Tab');
+        const { text, top, header, inHeader } = await place();
+        if (inHeader) break;
+        if (top < header) hidden.push(`${text}: top ${Math.round(top)} px, under the header's ${Math.round(header)} px`);
+      }
+      expect(hidden).toEqual([]);
+      // A heading reached from the table of contents shows below the header too, and not far below it.
+      const link = page.locator('.toc a >> nth=2');
+      const id = (await link.getAttribute('href'))!.slice(1);
+      await link.click();
+      const { top, header } = await page.evaluate(
+        (target) => ({
+          top: document.getElementById(target)!.getBoundingClientRect().top,
+          header: document.querySelector('.site-header')!.getBoundingClientRect().bottom,
+        }),
+        id,
+      );
+      expect(top).toBeGreaterThanOrEqual(header);
+      expect(top).toBeLessThan(header + 48);
+      await page.close();
+    },
+  );
+
   it.each([375, 1280])('shows a ring of 3:1 or more on the green header, the lead card and the footer at %i px', async (width) => {
     const page = await open(site, '/', width);
     const weak: string[] = [];
