@@ -460,12 +460,12 @@ describe('keyboard focus', () => {
 });
 
 describe('tap targets on a phone', () => {
-  it.each(['/betting-strategies', ARTICLE])(
-    'the trail, the topics and the footer links of %s are 44 px tall at 375 px, none overlapping another',
+  it.each(['/', '/betting-strategies', ARTICLE])(
+    "the trail, the topics, the home tiles' 'All articles' and the footer links of %s are 44 px tall at 375 px, none overlapping another",
     async (pagePath) => {
       const page = await open(site, pagePath, 375);
       const boxes = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLElement>('.breadcrumbs a, .topics a, .site-footer a')].map((a) => {
+        [...document.querySelectorAll<HTMLElement>('.breadcrumbs a, .topics a, .tile-more, .site-footer a')].map((a) => {
           const { left, top, right, bottom } = a.getBoundingClientRect();
           return { text: (a.textContent ?? '').trim().slice(0, 30), left, top: top + scrollY, right, bottom: bottom + scrollY };
         }),
