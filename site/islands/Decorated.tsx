@@ -6,8 +6,9 @@ import { emojiRuns } from '../../shared/names.ts';
  * link says nothing the words do not.
  */
 export function Decorated({ text }: { text: string }) {
+  // One element: in a flex container (a topic chip, a footer link) the name stays one item, its spaces kept.
   return (
-    <>
+    <span>
       {emojiRuns(text).map((run, i) =>
         run.emoji ? (
           <span key={i} aria-hidden="true">
@@ -17,6 +18,6 @@ export function Decorated({ text }: { text: string }) {
           run.text
         ),
       )}
-    </>
+    </span>
   );
 }

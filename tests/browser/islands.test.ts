@@ -242,6 +242,9 @@ describe('what a screen reader hears', () => {
       expect(await page.locator('.menu-category-title >> nth=0').innerText()).toMatch(EMOJI);
       expect(await page.locator('footer a >> nth=0').innerText()).toMatch(EMOJI);
       expect(await heardLines()).toEqual([]);
+      // Shown as before: the emoji and the name on one line, a space between them (in a chip or a footer link too).
+      expect(await page.locator('footer a >> nth=0').innerText()).toBe('💰 Betting Strategies');
+      if (pagePath === '/betting-strategies') expect(await page.locator('.topics a >> nth=0').innerText()).toMatch(/^🎯 Fundamental Betting Strategies\n/);
       // On the home page, the header search's results as well.
       if (pagePath === '/') {
         await page.locator('.search-input').fill('poker');
