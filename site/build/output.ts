@@ -90,7 +90,7 @@ export function refuseForeignFolder(outDir: string, flag = '--out'): void {
  * CPU) where mkdir answers ENOENT although the parent is there, as /proc does (`--out /proc/x`). Such a folder is
  * refused at once (BAD_PATH, naming outDir); a path through a file still fails as ENOTDIR, as it did.
  */
-function makeFolders(dir: string, outDir: string): void {
+function makeFoldersOneByOne(dir: string, outDir: string): void {
   const missing: string[] = [];
   for (let at = dir; !statSync(at, { throwIfNoEntry: false }); at = path.dirname(at)) {
     missing.unshift(at);
@@ -128,7 +128,7 @@ export function prepareOutput(outDir: string): OutputLayout {
       hint: 'move it away, or choose another folder with --out',
     });
   }
-  makeFolders(releases, outDir);
+  makeFoldersOneByOne(releases, outDir);
   checkReleaseFolders(releases);
   let current = currentRelease(outDir, releases);
   if (current === outDir) {
