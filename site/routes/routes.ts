@@ -210,9 +210,16 @@ function pageCount(model: SiteModel, total: number): number {
   return 1 + planListing(total, model.content.settings.home.pageSize).archives;
 }
 
-/** An archive page's title names its number; the front page's is the listing's own. */
+/**
+ * An archive page's title names its number, before the last " | " part, the site's name by the titles' convention
+ * ("Betting Strategies (Page 2) | Felt Magazine": a tab or a search result cut short keeps the number); the front
+ * page's is the listing's own.
+ */
 function pageTitle(model: SiteModel, title: string, page: number): string {
-  return page > 0 ? `${title} (${model.translator.t('pagination.page', { page })})` : title;
+  if (page <= 0) return title;
+  const numbered = `(${model.translator.t('pagination.page', { page })})`;
+  const site = title.lastIndexOf(' | ');
+  return site > 0 ? `${title.slice(0, site)} ${numbered}${title.slice(site)}` : `${title} ${numbered}`;
 }
 
 function* paginate(model: SiteModel, listing: Listing): Generator<Route> {

@@ -195,6 +195,9 @@ describe('building the fixture site', () => {
     expect(oldest.replaceAll('<!-- -->', '')).toContain('Page 1 · December 20, 2025<'); // one day: one date, not a range
     expect(nav(oldest)).toMatch(/<a rel="prev" href="\/betting-strategies\/page\/2">← Newer articles<\/a>/);
     expect(nav(oldest)).not.toContain('rel="next"');
+    // The number before the site's name, in the tab and in search results; the author's archive too (its meta_title ends with a name).
+    expect(oldest).toMatch(/<title>[^<|]*Betting Strategies \(Page 1\) \| Fixture Table<\/title>/);
+    expect(await read('authors/mara-lindqvist/page/1/index.html')).toMatch(/<title>Mara Lindqvist — [^<|]+ \(Page 1\) \| Felt Magazine<\/title>/);
   });
 
   it('lists exactly the built pages in sitemap.xml', async () => {
