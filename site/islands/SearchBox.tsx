@@ -118,6 +118,10 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
         event.preventDefault();
         first.focus();
       }
+    } else if (event.key === 'ArrowDown' && isSearchable(query)) {
+      // Closed with Escape: ArrowDown shows the results again, as a combobox opens its list.
+      event.preventDefault();
+      setOpen(true);
     }
   };
 
@@ -187,6 +191,7 @@ export function SearchBox({ strings, searchIndex, menu, loadSearch }: SearchBoxP
             inputRef.current?.focus();
             setOpen(false);
           }}
+          onBack={() => inputRef.current?.focus()}
         />
       )}
       {open && searchable && results.failed && !loaded && (

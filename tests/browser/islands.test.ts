@@ -201,6 +201,29 @@ describe('search', () => {
     await page.close();
   });
 
+  it('goes back up to the search box with ArrowUp from the first result, the results still open, and ArrowDown opens them again after Escape', async () => {
+    const page = await open(site, '/');
+    await input(page).fill('poker');
+    await page.waitForSelector('.search-results a');
+    const inInput = () => page.evaluate(() => document.activeElement?.classList.contains('search-input'));
+    const firstFocused = () => page.evaluate(() => document.activeElement === document.querySelector('.search-results a'));
+    await page.keyboard.press('ArrowDown');
+    expect(await firstFocused()).toBe(true);
+    await page.keyboard.press('ArrowUp');
+    expect(await inInput()).toBe(true);
+    expect(await page.locator('.search-results a').count()).toBeGreaterThan(0);
+    await page.keyboard.press('ArrowDown');
+    expect(await firstFocused()).toBe(true);
+    // Closed with Escape, opened again from the keyboard without typing.
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.search-results').count()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('.search-results a');
+    await page.keyboard.press('ArrowDown');
+    expect(await firstFocused()).toBe(true);
+    await page.close();
+  });
+
   it.each([375, 1280])('closes its results when Tab takes focus out of the search box at %i px, so they hide nothing focused', async (width) => {
     const page = await open(site, '/', width);
     const shown = () => page.evaluate(() => document.querySelector('.search-results')?.checkVisibility() ?? false);

@@ -43,7 +43,7 @@ function countText(count: number, more: boolean, strings: SearchResultsProps['st
   return format(strings.searchResults, { count: more ? `${count}+` : count });
 }
 
-export function SearchResults({ id, query, hits, more, loading, failed, menu, strings, onMore, onEscape }: SearchResultsProps) {
+export function SearchResults({ id, query, hits, more, loading, failed, menu, strings, onMore, onEscape, onBack }: SearchResultsProps) {
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const links = [...event.currentTarget.querySelectorAll<HTMLElement>('a[href], button')];
     const at = links.indexOf(document.activeElement as HTMLElement);
@@ -52,7 +52,7 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
       onEscape();
     } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && at >= 0) {
       event.preventDefault();
-      if (event.key === 'ArrowUp' && at === 0) onEscape();
+      if (event.key === 'ArrowUp' && at === 0) onBack();
       else links[Math.min(links.length - 1, event.key === 'ArrowDown' ? at + 1 : at - 1)]?.focus();
     }
   };

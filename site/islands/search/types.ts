@@ -34,6 +34,8 @@ export interface SearchResultsProps {
   strings: HeaderStrings;
   onMore(): void;
   onEscape(): void;
+  /** ArrowUp on the first result: focus back in the search box, the results still open (as a combobox's list). */
+  onBack(): void;
 }
 
 /** What the search chunk exports. */
