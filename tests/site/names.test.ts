@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyDisplayFixes, displayName, plainName, slugify, toCamelCase, toTitleCase } from '../../shared/names.ts';
+import { applyDisplayFixes, displayName, emojiRuns, plainName, slugify, toCamelCase, toTitleCase } from '../../shared/names.ts';
 
 describe('toCamelCase', () => {
   it.each([
@@ -56,5 +56,19 @@ describe('slugify', () => {
   it('strips accents and joins words with single hyphens', () => {
     expect(slugify('Zeynep Arslan')).toBe('zeynep-arslan');
     expect(slugify('  Café -- Crème ')).toBe('cafe-creme');
+  });
+});
+
+describe('emojiRuns', () => {
+  it('cuts a name into its emoji and its words, in order, and gives the same runs for the same text again', () => {
+    const runs = emojiRuns('💰 Betting Strategies 🃏🎲');
+    expect(runs).toEqual([
+      { text: '💰', emoji: true },
+      { text: ' Betting Strategies ', emoji: false },
+      { text: '🃏🎲', emoji: true },
+    ]);
+    expect(emojiRuns('💰 Betting Strategies 🃏🎲')).toEqual(runs);
+    expect(emojiRuns('Poker')).toEqual([{ text: 'Poker', emoji: false }]);
+    expect(emojiRuns('')).toEqual([]);
   });
 });
