@@ -18,6 +18,7 @@ import { buildSite } from '../../site/build/build.ts';
 import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
+import { servedAt } from '../support/feltServe.ts';
 
 let felt: ChildProcess;
 let base: string;
@@ -31,13 +32,7 @@ beforeAll(async () => {
   video = randomBytes(48 * 1024 * 1024);
   await writeFile(path.join(dist, 'video.mp4'), video);
   felt = spawn(process.execPath, [FELT_BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  base = await new Promise<string>((resolve, reject) => {
-    felt.stdout!.setEncoding('utf8').on('data', (line: string) => {
-      const found = / at (http:\/\/\S+?)\/ /.exec(line);
-      if (found) resolve(found[1]!);
-    });
-    felt.on('exit', (code) => reject(new Error(`felt serve exited with ${code}`)));
-  });
+  base = await servedAt(felt);
 }, 120_000);
 
 afterAll(() => {

@@ -19,6 +19,7 @@ import { STALLED_AFTER_MS } from '../../site/serve/connectionGuard.ts';
 import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
 import { until } from '../browser/helpers.ts';
 import { fixtureCopy } from '../site/helpers.ts';
+import { servedAt } from '../support/feltServe.ts';
 
 const DESCRIPTORS = 1024;
 const FLOOD = 1500;
@@ -37,13 +38,7 @@ beforeAll(async () => {
     cwd: REPO,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    felt.stdout!.setEncoding('utf8').on('data', (line: string) => {
-      const found = / at (http:\/\/\S+?)\/ /.exec(line);
-      if (found) resolve(found[1]!);
-    });
-    felt.on('exit', (code) => reject(new Error(`felt serve exited with ${code}`)));
-  });
+  const url = await servedAt(felt);
   port = Number(new URL(url).port);
 });
 

@@ -15,6 +15,7 @@ import { startDev } from '../../site/dev/devServer.ts';
 import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
+import { servedAt } from '../support/feltServe.ts';
 
 let felt: ChildProcess;
 let base: URL;
@@ -36,15 +37,7 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'clip.bin'), clip);
   await writeFile(path.join(dist, 'notes.txt'), notes);
   felt = spawn(process.execPath, [FELT_BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
-  base = new URL(
-    await new Promise<string>((resolve, reject) => {
-      felt.stdout!.setEncoding('utf8').on('data', (line: string) => {
-        const found = / at (http:\/\/\S+?)\/ /.exec(line);
-        if (found) resolve(found[1]!);
-      });
-      felt.on('exit', (code) => reject(new Error(`felt serve exited with ${code}`)));
-    }),
-  );
+  base = new URL(await servedAt(felt));
 }, 120_000);
 
 afterAll(() => {

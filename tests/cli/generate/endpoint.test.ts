@@ -6,11 +6,11 @@
  * wait for its headers.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
-import { bucketFiles, feltWithEnv, KEY, libraryOptions, setUpWorld } from './support.ts';
+import { bucketFiles, feltWithEnv, KEY, libraryOptions, setUpWorld, closedPortUrl } from './support.ts';
 
 const world = setUpWorld();
 
@@ -110,13 +110,4 @@ async function stallingServer(onStall: () => void = () => undefined): Promise<{ 
       server.close(() => resolve());
     });
   return state;
-}
-
-/** A loopback address nothing listens on: a connection there is refused. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
 }

@@ -13,7 +13,7 @@ import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { FeltError } from '../../../shared/errors.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { makeFixture, siteSettings } from '../../helpers/fixtureSite.ts';
-import { bucketFiles, felt, feltWithEnv, KEY, libraryOptions, setUpWorld } from './support.ts';
+import { bucketFiles, felt, feltWithEnv, KEY, libraryOptions, setUpWorld, closedPortUrl } from './support.ts';
 
 const ANSWER_USD = (1000 * 0.15 + 800 * 0.6) / 1e6;
 const world = setUpWorld();
@@ -198,15 +198,6 @@ describe('the cost', () => {
     expect(await bucketFiles(world)).toHaveLength(0);
   });
 });
-
-/** A loopback address nothing listens on: a connection there is refused. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
-}
 
 /**
  * A loopback port whose connections are never answered: its listener (in a thread that then

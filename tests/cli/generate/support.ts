@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import type { GenerateOptions } from '../../../cli/generate/run.ts';
@@ -104,4 +105,13 @@ export async function objectMetadata(world: World, object: string): Promise<Reco
 /** The slot number a request is for ("Write article 2 of 3"), 1-based. */
 export function slotOf(call: { body: { messages: { role: string; content: string }[] } }): number {
   return Number(/Write article (\d+) of/.exec(call.body.messages[1]?.content ?? '')?.[1]);
+}
+
+/** A loopback address nothing listens on: a connection there is refused. */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/v1`;
 }
