@@ -5,6 +5,19 @@
  */
 export const SLOW_NAVIGATION_MS = 1000;
 
+/**
+ * What "Navigated to …" names: the page's heading (its emoji taken out by the caller), or, on an archive page, the
+ * title's part before the site's name. An archive page's heading is its listing's, and its title adds its number in
+ * brackets ("Betting Strategies (Page 2) | Felt Magazine", site/routes/routes.ts): the reader hears "Betting Strategies
+ * (Page 2)", not the front page's name. No heading: the whole title.
+ */
+export function announcedName(heading: string, title: string): string {
+  if (!heading) return title;
+  const site = title.lastIndexOf(' | ');
+  const named = site > 0 ? title.slice(0, site) : title;
+  return named !== heading && named.startsWith(heading) && named.endsWith(')') ? named : heading;
+}
+
 export class Notices {
   private slowElement?: HTMLElement;
 

@@ -11,7 +11,7 @@ import { rememberPage } from '../runtime/serviceWorker.ts';
 import { deployedBuild, shouldReloadFor } from './buildHash.ts';
 import { swapHead } from './head.ts';
 import { pagePath, pageUrlOf, pageDataUrl } from './links.ts';
-import { Notices } from './notices.ts';
+import { announcedName, Notices } from './notices.ts';
 import type { PageData, PageLoader } from './pageData.ts';
 import { followedLink, refocusFollowed, rememberFollowed, type FollowedLink } from './returnFocus.ts';
 import { ScrollMemory } from './scroll.ts';
@@ -112,7 +112,7 @@ export class Router {
     const heading = plainName(main.querySelector('h1')?.textContent ?? '');
     // A new page starts from its <main>; back or forward returns to the link the reader left by.
     if (mode === 'push' || !refocusFollowed()) main.focus({ preventScroll: true });
-    this.notices.announce(format(this.options.data.nav.announce, { title: heading || document.title }));
+    this.notices.announce(format(this.options.data.nav.announce, { title: announcedName(heading, document.title) }));
     this.options.onRendered?.(main);
     if (navigator.serviceWorker?.controller) rememberPage([url.pathname, pageDataUrl(pagePath(url))]);
   }
