@@ -90,6 +90,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
 
   const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
+    // On every answer, the dev server's own (its script, refusals, overlay, event stream) as the site's files: a browser
+    // never takes one for another type than it says.
+    response.setHeader('X-Content-Type-Options', 'nosniff');
     try {
       // Parsed inside the try: a request target no URL parser takes (`GET http://[ HTTP/1.1`)
       // is a 400, not a rejection that ends the dev server.
@@ -129,8 +132,9 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         await files(request, response);
       }
     } catch (error) {
+      // The message can name local files: in full to loopback host names only, as the overlay (DNS rebinding).
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-      response.end(describeError(error));
+      response.end(LOOPBACK_HOST.test(request.headers.host ?? '') ? describeError(error) : 'Internal Server Error\n');
     }
   });
 

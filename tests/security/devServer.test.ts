@@ -59,8 +59,27 @@ describe('felt dev request targets', () => {
         socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
       });
       expect(reply.split('\r\n')[0], target).toBe('HTTP/1.1 400 Bad Request');
+      // Its own answers are never sniffed into another type either.
+      expect(reply.toLowerCase(), target).toContain('\r\nx-content-type-options: nosniff\r\n');
     }
     expect((await fetch(`${dev.url}/`)).status).toBe(200);
+  });
+
+  it("sends nosniff with the dev server's own answers: its client script, its refusals and its event stream", async () => {
+    const client = await fetch(`${dev.url}/__felt/dev.js`);
+    expect(client.status).toBe(200);
+    expect(client.headers.get('x-content-type-options')).toBe('nosniff');
+    const url = new URL(dev.url);
+    const refused = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: url.hostname, port: url.port, path: '/__felt/events', headers: { host: 'attacker.example' } }, resolve).on('error', reject),
+    );
+    refused.resume();
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+    const controller = new AbortController();
+    const events = await fetch(`${dev.url}/__felt/events`, { signal: controller.signal });
+    expect(events.headers.get('x-content-type-options')).toBe('nosniff');
+    controller.abort();
   });
 });
 
