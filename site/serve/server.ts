@@ -52,7 +52,7 @@ async function findFile(root: string, candidates: string[]) {
 const onConnectionClose = new WeakMap<Socket, Set<() => void>>();
 
 /**
- * Calls `done` once the response has ended or its connection has closed. A
+ * Calls `then`, once, when the response has ended or its connection has closed. A
  * response's own 'close' is not enough: when a client that pipelined several
  * requests hangs up, Node drops the responses still queued behind the first
  * without ever closing them (issue 16), and a request's lease on its release
@@ -60,7 +60,13 @@ const onConnectionClose = new WeakMap<Socket, Set<() => void>>();
  * remove that release. One listener per connection, however many requests
  * it pipelines.
  */
-function whenAnswered(request: http.IncomingMessage, response: http.ServerResponse, done: () => void): void {
+function whenAnswered(request: http.IncomingMessage, response: http.ServerResponse, then: () => void): void {
+  let called = false;
+  const done = () => {
+    if (called) return;
+    called = true;
+    then();
+  };
   const socket = request.socket;
   if (socket.destroyed) return done();
   let pending = onConnectionClose.get(socket);
@@ -144,13 +150,14 @@ export function createHandler(options: ServeOptions) {
     }
     // A range is of the file's own bytes, sent unencoded; a client that refuses those gets the whole file encoded.
     const range = chooseRange(request.headers, found.info.size, { etag, lastModified });
-    if (range.kind === 'unsatisfiable' && acceptsIdentity(request.headers)) {
+    const rangeApplies = range.kind !== 'whole' && acceptsIdentity(request.headers);
+    if (rangeApplies && range.kind === 'unsatisfiable') {
       for (const name of ['ETag', 'Last-Modified', 'Cache-Control']) response.removeHeader(name);
       response.writeHead(416, { 'Content-Range': contentRange(found.info.size), 'Content-Type': 'text/plain; charset=utf-8' });
       response.end(request.method === 'HEAD' ? undefined : 'Range Not Satisfiable\n');
       return;
     }
-    if (range.kind === 'part' && acceptsIdentity(request.headers)) {
+    if (rangeApplies && range.kind === 'part') {
       response.writeHead(206, {
         'Accept-Ranges': 'bytes',
         'Content-Range': contentRange(found.info.size, range),
