@@ -130,6 +130,10 @@ async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<
   // A plain dist/ as a felt before releases left it: with its .felt/ (felt build takes no folder it did not build).
   await mkdir(path.join(out, '.felt'), { recursive: true });
   await writeFile(path.join(out, 'index.html'), 'PREVIOUS SITE');
+  // The same on two threads: a render worker writes its pages' files itself (site/build/renderWorker.ts).
+  const outTwo = path.join(disk, 'site-two');
+  await mkdir(path.join(outTwo, '.felt'), { recursive: true });
+  await writeFile(path.join(outTwo, 'index.html'), 'PREVIOUS SITE');
   const buildContent = await mkdtemp(path.join(os.tmpdir(), 'felt-full-build-'));
   await cp(FIXTURE_SITE, buildContent, { recursive: true });
   const folder = path.join(buildContent, 'articles', 'en_US');
@@ -168,6 +172,7 @@ async function fullDiskJobs(disk: string): Promise<Record<string, () => Promise<
 
   return {
     'disk full under felt build': () => runFelt(['build', '--content', buildContent, '--out', out], { timeoutMs: 150_000 }),
+    'disk full under felt build --threads 2': () => runFelt(['build', '--content', buildContent, '--out', outTwo, '--threads', '2'], { timeoutMs: 150_000 }),
     'disk full under felt pull': () => runFelt(['pull', '--content', pulledContent, '--storage', 'local'], { timeoutMs: 150_000 }),
     'disk full under felt generate': async () => {
       // Whatever pull and build leave free is taken first.
@@ -244,6 +249,14 @@ describe('a full disk ends with one clear line and loses nothing', () => {
     expect((await readdir(fullDisk)).filter((name) => name.startsWith('dist.'))).toEqual(['dist.releases']);
     expect((await readdir(path.join(fullDisk, 'dist.releases'))).filter((name) => name.startsWith('.'))).toEqual([]);
     expect(await readdir(path.join(fullDisk, 'dist.releases'))).toHaveLength(1);
+  });
+
+  it('felt build --threads 2: the same, with a render worker writing beside the build thread', async (context) => {
+    if (!fullDisk) return context.skip();
+    expect(expectOneClearLine('disk full under felt build --threads 2')).toMatch(/ENOSPC|no space/i);
+    expect(await readFile(path.join(fullDisk, 'site-two', 'index.html'), 'utf8')).toBe('PREVIOUS SITE');
+    expect((await readdir(fullDisk)).filter((name) => name.startsWith('site-two.'))).toEqual(['site-two.releases']);
+    expect(await readdir(path.join(fullDisk, 'site-two.releases'))).toHaveLength(1);
   });
 
   it('felt pull: every article written is whole, and nothing half-written is left', async (context) => {
