@@ -2,7 +2,9 @@
  * A rebuild after articles were only added: the nightly case. Which pages can
  * the new articles change? Their own; the pages whose related articles are
  * drawn from a listing they joined (their neighbours within RELATED_COUNT
- * places: siteModel.ts relatedIds); their translations' pages; and, in each
+ * places: siteModel.ts relatedIds); their translations' pages; the pages of
+ * the newer articles of their subcategories, whose drawn covers move, with
+ * those articles' neighbours and listings; and, in each
  * listing they joined, its front page and the archive pages from the oldest
  * one that holds a new article or links to the newest archive pages
  * (model/pagination.ts: older archive pages never change). Every other page
@@ -34,6 +36,11 @@ export interface ListingPlace {
 export interface AdditionPlan {
   /** The model locale's new articles. */
   added: Article[];
+  /**
+   * Whether the drawn covers of articles the site had moved (drawnCovers.ts): a cover file may then be shown by no
+   * article any more, so the picture stage looks at every article, not only the new ones.
+   */
+  coversMoved: boolean;
   /** The manifest's articles for this build: the previous build's and the new ones. */
   articles: BuildManifest['articles'];
   /** Whether a page may have changed: false means it was made from the same inputs as last time. */
@@ -149,31 +156,71 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
 
   const articlePaths = new Set<string>();
   const lookAt = (id: string) => articlePaths.add(urls.article(model.byId.get(id)!.slug));
-  /** Per listing a new article joined: the oldest archive page that may have changed (the front page always may). */
+  /** Per listing a new or moved article is in: the oldest archive page that may have changed (the front page always may). */
   const fromPage = new Map<readonly string[], number>();
   const size = model.content.settings.home.pageSize;
+  /** Per listing: the places (newest first) of the new articles in it, and of the articles whose cover moved. */
   const newIn = new Map<readonly string[], number[]>();
-  for (const article of added) {
-    articlePaths.add(urls.article(article.slug));
+  const movedIn = new Map<readonly string[], number>();
+  const subcategoryLists = new Set<readonly string[]>();
+  /** The listings an article is in: its pages show it on these (as a card), and its related articles come from all but its author's. */
+  const listingsOf = (article: Article) => {
     const { subcategories, categories } = model.index.listsOf(article);
     const author = model.articlesByAuthor.get(article.author);
-    for (const ids of [...subcategories, ...categories, ...(author ? [author] : [])]) {
+    return { related: [...subcategories, ...categories], author };
+  };
+  const lookAround = (ids: readonly string[], at: number) => {
+    for (let i = Math.max(0, at - RELATED_COUNT); i <= Math.min(ids.length - 1, at + RELATED_COUNT); i++) lookAt(ids[i]!);
+  };
+  for (const article of added) {
+    articlePaths.add(urls.article(article.slug));
+    for (const ids of model.index.listsOf(article).subcategories) subcategoryLists.add(ids);
+    const { related, author } = listingsOf(article);
+    for (const ids of [...related, ...(author ? [author] : [])]) {
       const at = ids.indexOf(article.id);
       if (at < 0) continue;
       const positions = newIn.get(ids);
       if (positions) positions.push(at);
       else newIn.set(ids, [at]);
       // Related articles are drawn from the article's subcategories and categories, not from its author's list.
-      if (ids === author) continue;
-      for (let i = Math.max(0, at - RELATED_COUNT); i <= Math.min(ids.length - 1, at + RELATED_COUNT); i++) lookAt(ids[i]!);
+      if (ids !== author) lookAround(ids, at);
     }
   }
-  for (const [ids, positions] of newIn) {
+  // An article's drawn cover is its place in its first subcategory counted from the oldest (drawnCovers.ts): a new
+  // one that lands among older ones there moves the cover of each newer one, on its page, on its neighbours' (their
+  // related articles) and on the listing pages that hold it. Every article newer than it in any of its subcategories
+  // counts as moved.
+  const places = new Map<readonly string[], Map<string, number>>();
+  const placeIn = (ids: readonly string[], id: string) => {
+    let place = places.get(ids);
+    if (!place) places.set(ids, (place = new Map(ids.map((other, i) => [other, i]))));
+    return place.get(id);
+  };
+  const addedIds = new Set(added.map((article) => article.id));
+  let coversMoved = false;
+  for (const ids of subcategoryLists) {
+    const newest = Math.max(...newIn.get(ids)!);
+    for (let i = 0; i < newest; i++) {
+      const id = ids[i]!;
+      if (addedIds.has(id)) continue;
+      coversMoved = true;
+      lookAt(id);
+      const { related, author } = listingsOf(model.byId.get(id)!);
+      for (const list of [...related, ...(author ? [author] : [])]) {
+        const at = placeIn(list, id);
+        if (at === undefined) continue;
+        movedIn.set(list, Math.max(movedIn.get(list) ?? 0, at));
+        if (list !== author) lookAround(list, at);
+      }
+    }
+  }
+  for (const ids of new Set([...newIn.keys(), ...movedIn.keys()])) {
     // Archive page n holds the articles n·size-1 ... (n-1)·size places from the oldest, and links to pages up to
-    // n + 2 (pagination.ts): it is as it was when no new article lies among its places, and the listing already
-    // had pages up to n + 2.
-    const oldest = ids.length - 1 - Math.max(...positions);
-    const archivesBefore = planListing(ids.length - positions.length, size).archives;
+    // n + 2 (pagination.ts): it is as it was when no new or moved article lies among its places, and the listing
+    // already had pages up to n + 2.
+    const positions = newIn.get(ids) ?? [];
+    const oldest = ids.length - 1 - Math.max(movedIn.get(ids) ?? 0, ...positions);
+    const archivesBefore = planListing(ids.length - new Set(positions).size, size).archives;
     fromPage.set(ids, Math.max(1, Math.min(Math.floor(oldest / size), archivesBefore - 2) + 1));
   }
   const keys = new Set([...added, ...addedElsewhere].flatMap((a) => (a.translationKey ? [a.translationKey] : [])));
@@ -181,6 +228,7 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
 
   return {
     added,
+    coversMoved,
     articles,
     mayChange(page) {
       if (page.kind === 'article') return articlePaths.has(page.path);

@@ -275,12 +275,12 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
         written?.push(file);
       },
     },
-    { cacheDir: options.imageCache, additions: plan ? { articles: plan.added, keep: (kept) => maker.keepOthers(kept) } : undefined },
+    { cacheDir: options.imageCache, additions: plan && !plan.coversMoved ? { articles: plan.added, keep: (kept) => maker.keepOthers(kept) } : undefined },
   );
   target.settled = covers.settled;
   // The SVG covers are drawn by the render threads, a few with each batch of pages.
   const svgCovers = covers.takeSvgs();
-  if (written) for (const subject of svgCovers) written.push(urls.coverSvg(subject.slug).slice(1));
+  if (written) for (const cover of svgCovers) written.push(cover.path.slice(1));
 
   /** Writes a file the release does not have as it is; returns its digest, its version in the manifest. */
   const putOther = (file: string, contents: string | Uint8Array) => {

@@ -5,20 +5,20 @@
  * waiting for the build's own thread after the last page.
  */
 import type { PageSpec } from '../pages/types.ts';
-import type { CoverSubject } from '../pictures/coverArt.ts';
+import type { DrawnCover } from '../pictures/drawnCovers.ts';
 import { svgCoverFile } from '../pictures/svgCover.ts';
 import type { PageRenderer } from '../render/pageRenderer.ts';
 import type { OutputSink } from './fileSink.ts';
 
 export interface RenderBatch {
   pages: PageSpec[];
-  covers: CoverSubject[];
+  covers: DrawnCover[];
 }
 
 export function writeBatch(batch: RenderBatch, render: PageRenderer, sink: OutputSink): void {
   for (const spec of batch.pages) for (const file of render(spec)) sink.write(file.path, file.content);
-  for (const subject of batch.covers) {
-    const file = svgCoverFile(subject);
+  for (const cover of batch.covers) {
+    const file = svgCoverFile(cover);
     sink.write(file.path, file.content);
   }
 }

@@ -12,7 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import type { PageSpec } from '../pages/types.ts';
 import { FileSink, type OutputSink, type SinkFolder } from './fileSink.ts';
 import { writeBatch } from './renderBatch.ts';
-import type { CoverSubject } from '../pictures/coverArt.ts';
+import type { DrawnCover } from '../pictures/drawnCovers.ts';
 import { createPageRenderer, type RenderSetup } from '../render/pageRenderer.ts';
 import { deserializeError, type SerializedError } from './workerErrors.ts';
 import { ThreadSink } from './threadSink.ts';
@@ -46,7 +46,7 @@ export interface PoolOptions {
    */
   busy?: () => boolean;
   /** SVG covers to draw (site/pictures/svgCover.ts), a few with each batch of pages, the rest once the pages are out. */
-  covers?: CoverSubject[];
+  covers?: DrawnCover[];
   /**
    * Work for this thread to do once while the workers render (the build's
    * search index): run as soon as `pagesAhead` pages are queued for them,
@@ -85,7 +85,7 @@ export function createRenderPool(setup: RenderSetup, output: PoolOutput, options
   return workerPool(script, setup, folder, { workers: workerCount(threads), busy: options.busy }, covers, beside);
 }
 
-function inlinePool(setup: RenderSetup, sink: OutputSink, covers: CoverSubject[], beside: BesideTask | undefined): RenderPool {
+function inlinePool(setup: RenderSetup, sink: OutputSink, covers: DrawnCover[], beside: BesideTask | undefined): RenderPool {
   const render = createPageRenderer(setup);
   return {
     threads: 1,
@@ -113,7 +113,7 @@ function workerPool(
   setup: RenderSetup,
   folder: SinkFolder,
   sizes: { workers: number; busy?: () => boolean },
-  covers: CoverSubject[],
+  covers: DrawnCover[],
   besideTask: BesideTask | undefined,
 ): RenderPool {
   let failure: Error | undefined;

@@ -31,7 +31,7 @@ export function ArticleCard({
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card card-${size}`}>
-      <CoverImage className="card-cover" slug={article.slug} sizes={COVER_SIZES[size]} loading={cover} picture={article.picture} />
+      <CoverImage className="card-cover" slug={article.slug} svg={article.cover} sizes={COVER_SIZES[size]} loading={cover} />
       {article.category && (
         <a className="card-kicker" href={article.category.href}>
           <Decorated text={article.category.title} />

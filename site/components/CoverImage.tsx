@@ -14,18 +14,18 @@ export type CoverLoading = 'lazy' | 'eager' | 'high';
 
 export function CoverImage({
   slug,
+  svg,
   sizes,
   alt = '',
   loading = 'lazy',
-  picture = false,
   className,
 }: {
   slug: string;
+  /** The generated cover's address (site/pictures/drawnCovers.ts); none: the provider's picture, by `slug`. */
+  svg?: string;
   sizes: string;
   alt?: string;
   loading?: CoverLoading;
-  /** The provider's picture (a raster, several widths) rather than the generated SVG. */
-  picture?: boolean;
   className: string;
 }) {
   // React 18 knows fetchPriority only in lower case, as an unknown attribute.
@@ -34,7 +34,7 @@ export function CoverImage({
     <img src={src} width={COVER_WIDTH} height={COVER_HEIGHT} alt={alt} decoding="async" loading={loading === 'lazy' ? 'lazy' : undefined} {...priority} />
   );
   // A box of the same class as the <picture>, so the styles (main.css) and the layout are the same for both.
-  if (!picture) return <div className={className}>{img(urls.coverSvg(slug))}</div>;
+  if (svg !== undefined) return <div className={className}>{img(svg)}</div>;
   const srcSet = (format: string) => COVER_WIDTHS.map((width) => `${urls.cover(slug, width, format)} ${width}w`).join(', ');
   return (
     <picture className={className}>

@@ -10,6 +10,7 @@ import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
 import type { ProviderPicture } from '../pictures/providerPictures.ts';
+import { coverVariant, ownCover, subcategoryCover, type DrawnCover } from '../pictures/drawnCovers.ts';
 
 export interface Translation {
   locale: ContentLocale;
@@ -27,6 +28,8 @@ export interface SiteModel {
   byId: Map<string, Article>;
   /** What a card shows of an article, made when first asked for: a rebuild asks for the few its changed pages list. */
   summaries: { get(id: string): ArticleSummary | undefined };
+  /** The drawn cover an article shows unless it has a provider picture (site/pictures/drawnCovers.ts). */
+  coverOf(article: Article): DrawnCover;
   index: CategoryIndex;
   authorBySlug: Map<string, Author>;
   authorByName: Map<string, Author>;
@@ -59,13 +62,17 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   // Filled in a loop: no pair array per article for the collector.
   const byId = new Map<string, Article>();
   for (const article of articles) byId.set(article.id, article);
+  const coverOf = drawnCovers(index);
   // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
   const made = new Map<string, ArticleSummary>();
   const summaries = {
     get(id: string): ArticleSummary | undefined {
       let summary = made.get(id);
       const article = summary ? undefined : byId.get(id);
-      if (article) made.set(id, (summary = summarize(article, index.placementsOf(article), authorSlugs, translator.pick, pictures.has(article.slug))));
+      if (article) {
+        const cover = pictures.has(article.slug) ? undefined : coverOf(article).path;
+        made.set(id, (summary = summarize(article, index.placementsOf(article), authorSlugs, translator.pick, cover)));
+      }
       return summary;
     },
   };
@@ -83,6 +90,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
     articles,
     byId,
     summaries,
+    coverOf,
     index,
     authorBySlug: new Map(content.authors.map((a) => [a.slug, a])),
     authorByName: new Map(content.authors.map((a) => [a.name, a])),
@@ -104,6 +112,23 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
     }
   }
   return map;
+}
+
+/**
+ * Each article's drawn cover: its variant of its first subcategory's covers, by its place there. One object per
+ * variant, made once, so every summary showing it holds the same path string.
+ */
+function drawnCovers(index: CategoryIndex): (article: Article) => DrawnCover {
+  const variants = new Map<readonly string[], DrawnCover[]>();
+  return (article) => {
+    const placement = index.placementsOf(article)[0];
+    const ids = index.listsOf(article).subcategories[0];
+    if (!placement || !ids) return ownCover(article.slug);
+    const variant = coverVariant(positionOf(ids, article.id), ids.length);
+    let covers = variants.get(ids);
+    if (!covers) variants.set(ids, (covers = []));
+    return (covers[variant] ??= subcategoryCover(placement, variant));
+  };
 }
 
 /** How many related articles a page shows; they are drawn from at most this many places on either side of it. */

@@ -20,8 +20,8 @@ export interface ArticleSummary {
   category?: { title: string; href: string };
   /** Only in `felt preview`: what publishing would add ("new") or replace ("changed"). */
   draft?: 'new' | 'changed';
-  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
-  picture?: true;
+  /** The generated cover's address (site/pictures/drawnCovers.ts); none when the cover is the provider's picture. */
+  cover?: string;
 }
 
 export function summarize(
@@ -29,7 +29,8 @@ export function summarize(
   placements: readonly Placement[],
   authorSlugs: Map<string, string>,
   pick: (value: CategoryNode['title']) => string,
-  picture: boolean,
+  /** The drawn cover's address; none when the article has a provider picture. */
+  cover: string | undefined,
 ): ArticleSummary {
   const first = placements[0];
   return {
@@ -45,6 +46,6 @@ export function summarize(
     category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
     // Absent outside a preview, so production page data stays as it was.
     ...(article.draft ? { draft: article.draft } : {}),
-    ...(picture ? { picture: true as const } : {}),
+    ...(cover === undefined ? {} : { cover }),
   };
 }

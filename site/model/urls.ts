@@ -18,8 +18,10 @@ export const urls = {
   logo: (brand: string) => `/icons/${brand}-logo-small.png`,
   /** An article's cover at one width and format (site/pictures/); by slug, so a new picture keeps its address. */
   cover: (slug: string, width: number, format: string) => `/images/covers/${slug}-${width}.${format}`,
-  /** A generated cover: the illustration itself, an SVG (it scales, so one file serves every width). */
+  /** The generated cover of an article filed nowhere: the illustration itself, an SVG (it scales, so one file serves every width). */
   coverSvg: (slug: string) => `/images/covers/${slug}.svg`,
+  /** A generated cover the articles of a subcategory share, one of its variants (site/pictures/drawnCovers.ts). */
+  sharedCover: (categorySlug: string, subcategorySlug: string, variant: number) => `/images/covers/${categorySlug}/${subcategorySlug}-${variant}.svg`,
   /** The 1200 × 630 share card (og:image) of an article with its own picture. */
   shareCard: (slug: string) => `/images/og/${slug}.jpg`,
   /** A share card the drawn covers of a subcategory share, one of its variants (site/pictures/shareCards.ts). */

@@ -43,10 +43,10 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
         <CoverImage
           className="article-cover"
           slug={props.slug}
+          svg={props.cover}
           sizes="(min-width: 768px) 46rem, calc(100vw - 2rem)"
           alt={props.coverAlt}
           loading="high"
-          picture={props.picture}
         />
       </header>
       <div className="article-layout">

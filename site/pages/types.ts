@@ -70,8 +70,8 @@ export interface ArticleProps {
   digest: string;
   /** The cover's alt text: the provider's picture shows the article's subject; the generated one is decorative (""). */
   coverAlt: string;
-  /** The cover is the provider's picture (rasterised, a srcset), not the generated SVG. */
-  picture: boolean;
+  /** The generated cover's address (site/pictures/drawnCovers.ts); none when the cover is the provider's picture. */
+  cover?: string;
   date: string;
   updated?: string;
   /** Words in the body, counted when the article was loaded (for the reading time). */

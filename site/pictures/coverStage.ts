@@ -1,7 +1,8 @@
 /**
  * The build's picture stage, written into the release: every article's cover
- * (a drawn SVG, coverArt.ts; or a provider picture's rasters, rasterise.ts)
- * and the share cards (shareCards.ts): one per provider picture, one per
+ * (a drawn SVG, coverArt.ts, which the articles of a subcategory share
+ * between them, drawnCovers.ts; or a provider picture's rasters,
+ * rasterise.ts) and the share cards (shareCards.ts): one per provider picture, one per
  * (subcategory, variant) that some article shows, and the site's.
  *
  * Each raster has a key: a digest of what its bytes are made from (the art's
@@ -27,6 +28,7 @@ import { urls } from '../model/urls.ts';
 import { ART_VERSION, type CoverSubject } from './coverArt.ts';
 import { COVER_FORMATS, COVER_WIDTHS } from './coverSizes.ts';
 import { svgCoverFile } from './svgCover.ts';
+import type { DrawnCover } from './drawnCovers.ts';
 import { ENCODING, rasterise, shareCard, type CoverFile } from './rasterise.ts';
 import { articleShareCard, cardVariant, siteShareCard, type ShareCard } from './shareCards.ts';
 import { cardSvg, earlyCardsUnderWay, keepEarlyCards, takeEarlyCard } from './earlyCards.ts';
@@ -47,9 +49,9 @@ export interface CoverOptions {
   /** The image cache's folder; none for a build in memory. */
   cacheDir?: string;
   /**
-   * A rebuild after articles were only added (build/additions.ts): the pictures of the articles it had are as the
-   * previous build recorded them (`keep` records, as they were, the previous build's files it names), and only the
-   * new articles' are looked at.
+   * A rebuild after articles were only added (build/additions.ts), none of the others' drawn covers moved: the
+   * pictures of the articles it had are as the previous build recorded them (`keep` records, as they were, the
+   * previous build's files it names), and only the new articles' are looked at.
    */
   additions?: { articles: readonly Article[]; keep: (kept: (file: string) => boolean) => void };
 }
@@ -61,7 +63,7 @@ export interface CoverCounts {
   cached: number;
   /** Rasters the release already had. */
   kept: number;
-  /** Articles' SVG covers this build writes (the others the release already had). */
+  /** Drawn SVG covers this build writes (the others the release already had). */
   drawn: number;
 }
 
@@ -81,7 +83,7 @@ export interface CoversUnderWay {
    * svgCoverFile (the render threads, beside their pages); finish() then
    * draws none of them.
    */
-  takeSvgs(): CoverSubject[];
+  takeSvgs(): DrawnCover[];
   finish(): Promise<CoverCounts>;
   /** Waits for the rasters under way, whatever became of them (a build that failed, before it removes its release). */
   settled(): Promise<void>;
@@ -100,7 +102,7 @@ export interface CoversUnderWay {
 export function startCovers(model: SiteModel, target: CoverTarget, options: CoverOptions = {}): CoversUnderWay {
   const counts: CoverCounts = { made: 0, cached: 0, kept: 0, drawn: 0 };
   const todo: RasterJob[] = [];
-  const svgs: CoverSubject[] = [];
+  const svgs: DrawnCover[] = [];
   const { additions } = options;
   if (additions) additions.keep(isPicture);
   for (const job of rasterJobs(model, additions?.articles ?? model.articles, target, svgs)) {
@@ -143,8 +145,8 @@ export function startCovers(model: SiteModel, target: CoverTarget, options: Cove
   return {
     takeSvgs: () => svgs.splice(0),
     async finish() {
-      for (const subject of svgs.splice(0)) {
-        const file = svgCoverFile(subject);
+      for (const cover of svgs.splice(0)) {
+        const file = svgCoverFile(cover);
         target.write(file.path, file.content);
       }
       await rasters;
@@ -174,13 +176,13 @@ const CARD = 'card.jpg';
  * cache would), and yields the rasters the site needs: each provider picture's set, and each share card once,
  * however many articles show it.
  */
-function* rasterJobs(model: SiteModel, articles: readonly Article[], target: CoverTarget, svgs: CoverSubject[]): Generator<RasterJob> {
+function* rasterJobs(model: SiteModel, articles: readonly Article[], target: CoverTarget, svgs: DrawnCover[]): Generator<RasterJob> {
   const brand = model.content.settings.brand;
   const cards = new Map<string, ShareCard>();
   // Per subcategory an article is filed under first (none: filed nowhere): its SVGs' version (what they are drawn
-  // from besides the slug, which the file's name holds) and the card variants seen. Looked up by the subcategory's
+  // from besides the variant or the slug, which the file's name holds), and the covers and card variants seen. Looked up by the subcategory's
   // node, so an article costs no key string: this loop runs over every article of every rebuild.
-  const filedUnder = new Map<CategoryNode | undefined, { version: string; variants: Set<number> }>();
+  const filedUnder = new Map<CategoryNode | undefined, { version: string; variants: Set<number>; covers: Set<string> }>();
   for (const article of articles) {
     const provided = model.pictures.get(article.slug);
     if (provided) {
@@ -194,11 +196,13 @@ function* rasterJobs(model: SiteModel, articles: readonly Article[], target: Cov
     let filed = filedUnder.get(placement?.subcategory);
     if (!filed) {
       const where = `${placement?.category.key ?? ''}/${placement?.subcategory.key ?? ''}`;
-      filedUnder.set(placement?.subcategory, (filed = { version: digest(`${ART_VERSION} svg ${where}`), variants: new Set() }));
+      filedUnder.set(placement?.subcategory, (filed = { version: digest(`${ART_VERSION} svg ${where}`), variants: new Set(), covers: new Set() }));
     }
-    const file = urls.coverSvg(article.slug).slice(1);
-    if (target.record(file, filed.version) !== true) {
-      svgs.push({ slug: article.slug, category: placement?.category.key, subcategory: placement?.subcategory.key });
+    // Each drawn cover once, however many articles show it.
+    const cover = model.coverOf(article);
+    if (!filed.covers.has(cover.path)) {
+      filed.covers.add(cover.path);
+      if (target.record(cover.path.slice(1), filed.version) !== true) svgs.push(cover);
     }
     // Each card once, in the order articles first show it.
     const variant = placement ? cardVariant(article.slug) : 0;
@@ -222,7 +226,7 @@ function* rasterJobs(model: SiteModel, articles: readonly Article[], target: Cov
   }
 }
 
-/** The folders and file the picture stage writes (model/urls.ts: cover, coverSvg, shareCard, sharedCard, siteCard). */
+/** The folders and file the picture stage writes (model/urls.ts: cover, coverSvg, sharedCover, shareCard, sharedCard, siteCard). */
 const PICTURE_FOLDERS = ['images/covers/', 'images/og/', 'images/cards/'];
 const SITE_CARD = urls.siteCard().slice(1);
 

@@ -130,7 +130,7 @@ const TOKENS_REMEMBERED = 8192;
 /**
  * Every article's card token, by id: what a page that shows the article reads of it, on its own page or as a card (a
  * listing's, a related article's): its file (which makes its summary with the template and authors), its provider
- * picture (the cover and its alt text) and its draft mark. A body edit changes it too: the page's spec is then made
+ * picture (the cover and its alt text) or its drawn cover, and its draft mark. A body edit changes it too: the page's spec is then made
  * and keyed, and rendered only if its key changed (build.ts). Each is made when first asked for and remembered a
  * while: a full rebuild reads each token several times (its page, its neighbours' related cards, its listings), 1.2
  * million reads at 100,000, and a rebuild after additions only (build/additions.ts) reads the few hundred its pages show.
@@ -160,7 +160,8 @@ export function cardTokens(model: SiteModel): CardTokens {
  */
 function cardToken(model: SiteModel, article: Article): string {
   const picture = model.pictures.get(article.slug);
-  return `\n${article.digest.slice(0, 16)}${picture ? `+${picture.digest}` : ''}${article.draft ?? ''}`;
+  // A drawn cover is the article's by its place in its subcategory (drawnCovers.ts), which its file does not hold.
+  return `\n${article.digest.slice(0, 16)}${picture ? `+${picture.digest}` : model.coverOf(article).path}${article.draft ?? ''}`;
 }
 
 /** An article's page as a draft: reads the article, its placement, author, translations and related articles, and nothing else. */
@@ -231,7 +232,7 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
       digest: article.digest,
       // The generated illustration says nothing the title beside it does not: it is decorative, alt="".
       coverAlt: model.pictures.has(article.slug) ? coverAlt : '',
-      picture: model.pictures.has(article.slug),
+      ...(model.pictures.has(article.slug) ? {} : { cover: model.coverOf(article).path }),
       date: article.date,
       updated: article.updated,
       words: article.words,

@@ -1,9 +1,12 @@
 /**
- * Issue 18 item 7: every article has a cover, drawn for it at build time and
- * served as that SVG (or the model provider's picture, served in AVIF and
- * WebP at three widths), with its box reserved, and a 1200 × 630 JPEG share
- * card as og:image: the card its subcategory's articles share (issue 13:
- * one raster per article cost 7 ms of CPU each), or its picture's own.
+ * Issue 18 item 7: every article has a cover, drawn at build time and served
+ * as that SVG (or the model provider's picture, served in AVIF and WebP at
+ * three widths), with its box reserved, and a 1200 × 630 JPEG share card as
+ * og:image: the card its subcategory's articles share (issue 13: one raster
+ * per article cost 7 ms of CPU each), or its picture's own. The drawn covers
+ * are their subcategory's too (issue 13: one file per article was a fifth of
+ * the files a build makes), 64 of them, taken in turn, so that no page shows
+ * one twice.
  * Builds of the fixture site, read as a visitor's browser and a crawler
  * would: the HTML's tags and the image files they name.
  */
@@ -34,6 +37,14 @@ function pictures(html: string) {
     sources: elements(m[2]!, 'source'),
     img: elements(m[2]!, 'img')[0]!,
   }));
+}
+
+/** A subcategory's drawn cover (site/pictures/drawnCovers.ts). */
+const SHARED_COVER = /^\/images\/covers\/[a-z0-9-]+\/[a-z0-9-]+-\d+\.svg$/;
+
+/** The drawn cover an article page shows. */
+function articleCover(html: string): string {
+  return svgCovers(html).find((p) => p.className === 'article-cover')!.img.src!;
 }
 
 /** The generated covers of a page: the box of a cover class around one <img>. */
@@ -72,7 +83,9 @@ describe('covers of the fixture site', () => {
     const html = await read('articles/first-steps/index.html');
     const [cover, ...others] = svgCovers(html).filter((p) => p.className === 'article-cover');
     expect(others).toEqual([]);
-    expect(cover!.img).toEqual({ src: '/images/covers/first-steps.svg', width: '1200', height: '630', alt: '', decoding: 'async', fetchpriority: 'high' });
+    expect(cover!.img).toEqual({ src: expect.stringMatching(SHARED_COVER), width: '1200', height: '630', alt: '', decoding: 'async', fetchpriority: 'high' });
+    // first-steps is filed under bettingStrategies / fundamentalBettingStrategies: one of that subcategory's covers.
+    expect(cover!.img.src).toMatch(/^\/images\/covers\/betting-strategies\/fundamental-betting-strategies-\d+\.svg$/);
     // One file at every width: no <picture>, no srcset, no raster of a generated cover.
     expect(pictures(html)).toEqual([]);
     expect(html).not.toContain('srcset');
@@ -82,7 +95,7 @@ describe('covers of the fixture site', () => {
 
   it('writes the SVG it names: 1200 × 630, shapes only (no text, script, link or handler)', async () => {
     for (const slug of ['first-steps', 'poker-basics', 'table-talk']) {
-      const file = path.join(out, `images/covers/${slug}.svg`);
+      const file = path.join(out, articleCover(await read(`articles/${slug}/index.html`)));
       const meta = await sharp(file).metadata();
       expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: 'svg', width: 1200, height: 630 });
       const svg = await readFile(file, 'utf8');
@@ -91,8 +104,8 @@ describe('covers of the fixture site', () => {
       expect([...tags].filter((tag) => !['svg', 'rect', 'path', 'circle', 'ellipse', 'line', 'polygon', 'polyline', 'g'].includes(tag))).toEqual([]);
       expect(svg).not.toMatch(/\son\w+=|href|url\(|<text|<script|<foreignObject/i);
     }
-    const covers = await readdir(path.join(out, 'images/covers'));
-    expect(covers.filter((name) => !name.endsWith('.svg'))).toEqual([]);
+    const covers = await readdir(path.join(out, 'images/covers'), { withFileTypes: true, recursive: true });
+    expect(covers.filter((entry) => entry.isFile() && !entry.name.endsWith('.svg'))).toEqual([]);
   });
 
   it('shows covers on the cards of home, listings and related articles: the first at once, the rest lazily', async () => {
@@ -102,7 +115,7 @@ describe('covers of the fixture site', () => {
     expect(home[0]!.img.loading).toBeUndefined();
     for (const card of home.slice(1)) expect(card.img).toMatchObject({ loading: 'lazy', alt: '', width: '1200', height: '630' });
 
-    for (const card of home) expect(card.img.src).toMatch(/^\/images\/covers\/[a-z0-9-]+\.svg$/);
+    for (const card of home) expect(card.img.src).toMatch(SHARED_COVER);
 
     const listing = svgCovers(await read('betting-strategies/index.html')).filter((p) => p.className === 'card-cover');
     expect(listing.length).toBeGreaterThanOrEqual(2);
@@ -139,12 +152,14 @@ describe('covers of the fixture site', () => {
     await expect(readdir(path.join(out, 'images/og'))).rejects.toThrow(/ENOENT/);
   });
 
-  it('draws a different cover for each article', async () => {
-    const a = await readFile(path.join(out, 'images/covers/first-steps.svg'));
-    const b = await readFile(path.join(out, 'images/covers/advanced-hedging.svg'));
-    const c = await readFile(path.join(out, 'images/covers/poker-basics.svg'));
-    expect(a.equals(b)).toBe(false);
-    expect(a.equals(c)).toBe(false);
+  it('draws a different cover for each article of the fixture', async () => {
+    const [a, b, c] = await Promise.all(
+      ['first-steps', 'advanced-hedging', 'poker-basics'].map(async (slug) =>
+        readFile(path.join(out, articleCover(await read(`articles/${slug}/index.html`)))),
+      ),
+    );
+    expect(a!.equals(b!)).toBe(false);
+    expect(a!.equals(c!)).toBe(false);
   });
 });
 
@@ -177,9 +192,10 @@ describe('making covers', () => {
     expect(cached).toHaveLength(cards.length);
 
     // A rebuild in place neither makes nor copies an unchanged cover or card: the release keeps the same files.
-    const before = await Promise.all(['images/covers/first-steps.svg', ...cards].map((f) => stat(path.join(out, f))));
+    const cover = articleCover(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8'));
+    const before = await Promise.all([cover, ...cards].map((f) => stat(path.join(out, f))));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
-    const after = await Promise.all(['images/covers/first-steps.svg', ...cards].map((f) => stat(path.join(out, f))));
+    const after = await Promise.all([cover, ...cards].map((f) => stat(path.join(out, f))));
     expect(after.map((s) => s.ino)).toEqual(before.map((s) => s.ino));
 
     // Poison the cache: each card's entry holds a 2 × 2 JPEG. A build into a new folder serves
@@ -211,7 +227,7 @@ describe('making covers', () => {
     for (const card of cards) expect((await sharp(path.join(again, card)).metadata()).width, card).toBe(1200);
   });
 
-  it("draws the cover again when the article moves to another category, and only that article's; its card is that subcategory's", async () => {
+  it("draws the cover of the article's new subcategory when it moves to another category, and no other; its card is that subcategory's", async () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: out, now: NOW });
@@ -224,8 +240,10 @@ describe('making covers', () => {
     const card = new URL(metaContent(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8'), 'og:image')!).pathname.slice(1);
     // Filed under pokerGuides now (its subcategory unknown there: "other").
     expect(card).toMatch(/^images\/cards\/ultimate-poker-guides-strategies\/other-poker-guides-\d+\.jpg$/);
-    // The SVG, and the card only if no article showed it before.
-    expect(changed.filter((name) => name !== card)).toEqual(['images/covers/first-steps.svg']);
+    // Its new subcategory's cover, and the card only if no article showed it before.
+    const cover = articleCover(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8'));
+    expect(cover).toMatch(/^\/images\/covers\/ultimate-poker-guides-strategies\/other-poker-guides-\d+\.svg$/);
+    expect(changed.filter((name) => name !== card)).toEqual([cover.slice(1)]);
     expect(after.has(card)).toBe(true);
   });
 });
@@ -241,6 +259,7 @@ describe('share cards at any number of articles', () => {
 
     const files = [...(await imageFiles(out)).keys()];
     const jpegs = files.filter((name) => name.endsWith('.jpg'));
+    // Fewer than 64 articles in any subcategory: a cover each.
     expect(files.filter((name) => name.endsWith('.svg'))).toHaveLength(articles.length);
     expect(jpegs.length).toBeLessThanOrEqual(subcategories * CARD_VARIANTS + 1);
     // Far fewer cards than articles, and every article's og:image names one of them.
@@ -255,6 +274,95 @@ describe('share cards at any number of articles', () => {
   });
 });
 
+describe('drawn covers at any number of articles', () => {
+  /** The drawn covers a page shows, in order. */
+  const shownOn = async (out: string, page: string) => svgCovers(await readFile(path.join(out, page, 'index.html'), 'utf8')).map((c) => c.img.src!);
+
+  it('gives the articles of a subcategory 64 covers in turn: one file each, none twice on a listing page or among related articles', async () => {
+    const content = path.join(await tempDir(), 'content');
+    const articles = await writeCorpus(content, 150);
+    // Every article in one subcategory: 150 articles, more than its 64 covers.
+    for (const { slug } of articles) {
+      const file = path.join(content, 'articles', 'en_US', `${slug}.md`);
+      const text = await readFile(file, 'utf8');
+      await writeFile(
+        file,
+        text.replace(/category: \w+/, 'category: bettingStrategies').replace(/subcategory: \w+/, 'subcategory: fundamentalBettingStrategies'),
+      );
+    }
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW, incremental: false });
+
+    const svgs = [...(await imageFiles(out)).keys()].filter((name) => name.endsWith('.svg')).sort();
+    expect(svgs).toEqual(Array.from({ length: 64 }, (_, i) => `images/covers/betting-strategies/fundamental-betting-strategies-${i}.svg`).sort());
+    // Each file is another drawing.
+    const drawings = new Set(await Promise.all(svgs.map((name) => readFile(path.join(out, name), 'utf8'))));
+    expect(drawings.size).toBe(64);
+
+    // Every article shows one of them, and the listings (16 cards a page) never show one twice.
+    const covers = new Map<string, string>();
+    for (const { slug } of articles) covers.set(slug, await shownOn(out, `articles/${slug}`).then((shown) => shown[0]!));
+    for (const cover of covers.values()) expect(svgs).toContain(cover.slice(1));
+    for (const listing of [
+      'betting-strategies',
+      'betting-strategies/fundamental-betting-strategies',
+      'betting-strategies/fundamental-betting-strategies/page/3',
+    ]) {
+      const shown = await shownOn(out, listing);
+      expect(shown.length, listing).toBeGreaterThanOrEqual(10);
+      expect(new Set(shown).size, listing).toBe(shown.length);
+    }
+    // An article's page: its cover, then its related articles' (its neighbours), all different.
+    for (const { slug } of articles.slice(0, 20)) {
+      const shown = await shownOn(out, `articles/${slug}`);
+      expect(shown.length).toBeGreaterThan(1);
+      expect(new Set(shown).size, slug).toBe(shown.length);
+    }
+  });
+
+  it('keeps every cover where it was when newer articles arrive, and moves them, whole, when an older one does', async () => {
+    const content = path.join(await tempDir(), 'content');
+    const articles = await writeCorpus(content, 100);
+    const out = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const coversOf = async () => new Map(await Promise.all(articles.map(async ({ slug }) => [slug, (await shownOn(out, `articles/${slug}`))[0]!] as const)));
+    const before = await coversOf();
+
+    // Newer articles (dated after the whole corpus, as a night's are): no article had its cover moved.
+    await writeCorpus(content, 20, { offset: 100, fresh: true });
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    expect(await coversOf()).toEqual(before);
+
+    // An article older than all the others, in a subcategory that has articles: the newer ones there move by one.
+    const [first] = articles;
+    const file = path.join(content, 'articles', 'en_US', 'article-000999.md');
+    const source = await readFile(path.join(content, 'articles', 'en_US', `${first!.slug}.md`), 'utf8');
+    await writeFile(
+      file,
+      source
+        .replace(`slug: ${first!.slug}`, 'slug: article-000999')
+        .replace('title: "', 'title: "Older: ')
+        .replace(/date: [\d-]+/, 'date: 2019-01-01'),
+    );
+    await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const after = await coversOf();
+    const moved = [...after].filter(([slug, cover]) => before.get(slug) !== cover).map(([slug]) => slug);
+    const sameSubcategory = articles.filter((a) => a.category === first!.category && a.subcategory === first!.subcategory).map((a) => a.slug);
+    expect(moved.sort()).toEqual(sameSubcategory.sort());
+    // And the site is the one a cold build of the same content makes.
+    const cold = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: cold, now: NOW, incremental: false });
+    for (const { slug } of [...articles, { slug: 'article-000999' }]) {
+      const page = `articles/${slug}/index.html`;
+      expect(await readFile(path.join(out, page), 'utf8'), page).toBe(await readFile(path.join(cold, page), 'utf8'));
+    }
+    for (const listing of ['betting-strategies', '']) {
+      const page = path.join(listing, 'index.html');
+      expect(await readFile(path.join(out, page), 'utf8'), page).toBe(await readFile(path.join(cold, page), 'utf8'));
+    }
+  });
+});
+
 describe("the model provider's pictures", () => {
   /** A 800 × 600 PNG of one colour. */
   const png = (r: number, g: number, b: number) =>
@@ -266,6 +374,7 @@ describe("the model provider's pictures", () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
     await buildSite({ contentDir: content, outDir: out, now: NOW });
+    const drawn = articleCover(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8'));
     await mkdir(path.join(content, 'images/en_US'), { recursive: true });
     await writeFile(path.join(content, 'images/en_US/first-steps.png'), await png(200, 20, 30));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
@@ -303,14 +412,14 @@ describe("the model provider's pictures", () => {
     const shown = pictures(home).map((p) => p.img.src);
     expect(shown.length).toBeGreaterThan(0);
     expect(new Set(shown)).toEqual(new Set(['/images/covers/first-steps-640.webp']));
-    expect(svgCovers(home).map((c) => c.img.src)).not.toContain('/images/covers/first-steps.svg');
+    expect(svgCovers(home).map((c) => c.img.src)).not.toContain(drawn);
     expect(svgCovers(home).length).toBeGreaterThan(0);
 
     // Removed again: the drawn cover and alt="" come back.
     await rm(path.join(content, 'images/en_US/first-steps.png'));
     await buildSite({ contentDir: content, outDir: out, now: NOW });
     const back = svgCovers(await readFile(path.join(out, 'articles/first-steps/index.html'), 'utf8')).find((p) => p.className === 'article-cover')!;
-    expect(back.img).toMatchObject({ src: '/images/covers/first-steps.svg', alt: '' });
+    expect(back.img).toMatchObject({ src: drawn, alt: '' });
   });
 
   it('stops the build at a picture that is not an image, naming the file', async () => {

@@ -120,7 +120,7 @@ export function auditDom(page: Page): Promise<string[]> {
       const box = img.parentElement;
       return (
         parsed.origin === location.origin &&
-        /^\/images\/covers\/[a-z0-9-]+\.svg$/.test(parsed.pathname) &&
+        /^\/images\/covers\/(?:[a-z0-9-]+\/)?[a-z0-9-]+\.svg$/.test(parsed.pathname) &&
         !parsed.search &&
         box?.matches('div.card-cover, div.article-cover') === true &&
         box.children.length === 1
@@ -161,7 +161,8 @@ export function auditDom(page: Page): Promise<string[]> {
         problems.push(`link: ${describe(el)}`);
       if (tag === 'img' && new URL((el as HTMLImageElement).src, location.href).origin !== location.origin) problems.push(`foreign image: ${describe(el)}`);
       // An SVG shown as an <img> runs no script, but the only one a page of this site holds is felt's own generated
-      // cover (site/components/CoverImage.tsx): this site's /images/covers/{slug}.svg, alone in a cover's box.
+      // cover (site/components/CoverImage.tsx): this site's /images/covers/{category}/{subcategory}-{n}.svg or, for an
+      // article filed nowhere, /images/covers/{slug}.svg, alone in a cover's box.
       if (tag === 'img' && /\.svg$/i.test(new URL((el as HTMLImageElement).src, location.href).pathname) && !ownSvgCover(el as HTMLImageElement))
         problems.push(`SVG image: ${describe(el)}`);
       for (const attribute of Array.from(el.attributes)) {
