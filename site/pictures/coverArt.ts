@@ -1,9 +1,11 @@
 /**
  * The generated cover of an article (issue 18 item 7): an SVG illustration
- * made from where the article is filed and its slug, and nothing else. The
+ * made from where the article is filed and a seed, and nothing else. The
  * category picks the colours and the motif (chips, cards, dice, a chart, a
  * target, a shield, a network), the subcategory the accent and the layout's
- * variant, the slug every position. No text: text would be rasterised with
+ * variant, the seed every position: one of the subcategory's variants
+ * (drawnCovers.ts, and the share cards'), or the slug of an article filed
+ * nowhere. No text: text would be rasterised with
  * whatever fonts the machine has, and the images must be the same bytes on
  * every machine and every run. Numbers are written with fixed decimals for
  * the same reason.
@@ -17,6 +19,7 @@ import { fnv1a } from '../../shared/hash.ts';
 export const ART_VERSION = 2;
 
 export interface CoverSubject {
+  /** What the positions are seeded by: a variant's name (drawnCovers.ts, shareCards.ts), or the slug of an article filed nowhere. */
   slug: string;
   /** Category and subcategory keys (categories.json); absent when the article is filed nowhere. */
   category?: string;
