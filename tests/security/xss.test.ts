@@ -134,10 +134,13 @@ function executed(): string[] {
 
 describe('script injection corpus', () => {
   it('the trap and the audit catch a page that does run a vector (control)', async () => {
-    // The audit admits felt's own SVG cover (an <img> of /images/covers/{slug}.svg alone in a cover's box) and no other SVG image.
+    // The audit admits felt's own SVG covers (an <img> of /images/covers/{category}/{subcategory}-{n}.svg, or of
+    // /images/covers/{slug}.svg, alone in a cover's box) and no other SVG image, nor one deeper in the covers' folder.
     const control =
       '<!doctype html><title>control</title><img src=x onerror="__felt_pwned(-1)"><a href="javascript:__felt_pwned(-2)">x</a>' +
       '<div class="article-cover"><img src="/images/covers/first-steps.svg" alt=""></div>' +
+      '<div class="card-cover"><img src="/images/covers/betting-strategies/fundamental-betting-strategies-3.svg" alt=""></div>' +
+      '<div class="card-cover"><img src="/images/covers/a/b/c-1.svg" alt=""></div>' +
       '<img src="/images/covers/first-steps.svg" alt=""><div class="card-cover"><img src="/uploads/first-steps.svg" alt=""></div>';
     await writeFile(path.join(dist, 'control-page.html'), control);
     hits.length = 0;
@@ -146,6 +149,7 @@ describe('script injection corpus', () => {
     expect(stripped.problems).toEqual([
       expect.stringContaining('handler onerror'),
       expect.stringContaining('href with javascript:'),
+      expect.stringContaining('SVG image: <img src="/images/covers/a/b/c-1.svg" alt="">'),
       expect.stringContaining('SVG image: <img src="/images/covers/first-steps.svg" alt="">'),
       expect.stringContaining('SVG image: <img src="/uploads/first-steps.svg"'),
     ]);
