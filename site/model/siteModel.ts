@@ -10,7 +10,7 @@ import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, type CategoryIndex } from './categoryIndex.ts';
 import { summarize, type ArticleSummary } from './summaries.ts';
 import type { ProviderPicture } from '../pictures/providerPictures.ts';
-import { coverVariant, ownCover, subcategoryCover, type DrawnCover } from '../pictures/drawnCovers.ts';
+import { coverVariant, coverVariants, ownCover, subcategoryCover, type DrawnCover } from '../pictures/drawnCovers.ts';
 
 export interface Translation {
   locale: ContentLocale;
@@ -62,7 +62,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   // Filled in a loop: no pair array per article for the collector.
   const byId = new Map<string, Article>();
   for (const article of articles) byId.set(article.id, article);
-  const coverOf = drawnCovers(index);
+  const coverOf = drawnCovers(index, coverVariants(content.settings.home.pageSize));
   // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
   const made = new Map<string, ArticleSummary>();
   const summaries = {
@@ -118,13 +118,13 @@ function collectTranslations(content: SiteContent): Map<string, Translation[]> {
  * Each article's drawn cover: its variant of its first subcategory's covers, by its place there. One object per
  * variant, made once, so every summary showing it holds the same path string.
  */
-function drawnCovers(index: CategoryIndex): (article: Article) => DrawnCover {
+function drawnCovers(index: CategoryIndex, variantCount: number): (article: Article) => DrawnCover {
   const variants = new Map<readonly string[], DrawnCover[]>();
   return (article) => {
     const placement = index.placementsOf(article)[0];
     const ids = index.listsOf(article).subcategories[0];
     if (!placement || !ids) return ownCover(article.slug);
-    const variant = coverVariant(positionOf(ids, article.id), ids.length);
+    const variant = coverVariant(positionOf(ids, article.id), ids.length, variantCount);
     let covers = variants.get(ids);
     if (!covers) variants.set(ids, (covers = []));
     return (covers[variant] ??= subcategoryCover(placement, variant));

@@ -278,7 +278,7 @@ describe('drawn covers at any number of articles', () => {
   /** The drawn covers a page shows, in order. */
   const shownOn = async (out: string, page: string) => svgCovers(await readFile(path.join(out, page, 'index.html'), 'utf8')).map((c) => c.img.src!);
 
-  it('gives the articles of a subcategory 64 covers in turn: one file each, none twice on a listing page or among related articles', async () => {
+  it('gives the articles of a subcategory 64 covers in turn (twice the page size, if more): one file each, none twice on a listing page or among related articles', async () => {
     const content = path.join(await tempDir(), 'content');
     const articles = await writeCorpus(content, 150);
     // Every article in one subcategory: 150 articles, more than its 64 covers.
@@ -299,7 +299,7 @@ describe('drawn covers at any number of articles', () => {
     const drawings = new Set(await Promise.all(svgs.map((name) => readFile(path.join(out, name), 'utf8'))));
     expect(drawings.size).toBe(64);
 
-    // Every article shows one of them, and the listings (16 cards a page) never show one twice.
+    // Every article shows one of them, and the listings (16 to 31 cards a page) never show one twice.
     const covers = new Map<string, string>();
     for (const { slug } of articles) covers.set(slug, await shownOn(out, `articles/${slug}`).then((shown) => shown[0]!));
     for (const cover of covers.values()) expect(svgs).toContain(cover.slice(1));
@@ -317,6 +317,18 @@ describe('drawn covers at any number of articles', () => {
       const shown = await shownOn(out, `articles/${slug}`);
       expect(shown.length).toBeGreaterThan(1);
       expect(new Set(shown).size, slug).toBe(shown.length);
+    }
+
+    // Listings of 40 a page: a front page of up to 79 cards, and 80 covers, none shown twice there.
+    const settings = path.join(content, 'site.json');
+    await writeFile(settings, (await readFile(settings, 'utf8')).replace(/"pageSize": \d+/, '"pageSize": 40'));
+    const wide = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: content, outDir: wide, now: NOW, incremental: false });
+    expect([...(await imageFiles(wide)).keys()].filter((name) => name.endsWith('.svg'))).toHaveLength(80);
+    for (const listing of ['betting-strategies', 'betting-strategies/fundamental-betting-strategies']) {
+      const shown = await shownOn(wide, listing);
+      expect(shown.length, listing).toBeGreaterThan(64);
+      expect(new Set(shown).size, listing).toBe(shown.length);
     }
   });
 
