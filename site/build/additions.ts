@@ -199,8 +199,9 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
   const addedIds = new Set(added.map((article) => article.id));
   let coversMoved = false;
   for (const ids of subcategoryLists) {
-    const newest = Math.max(...newIn.get(ids)!);
-    for (let i = 0; i < newest; i++) {
+    // Newest first: the new articles' places from 0 up to the oldest one's; every other article before it moved.
+    const oldestAdded = Math.max(...newIn.get(ids)!);
+    for (let i = 0; i < oldestAdded; i++) {
       const id = ids[i]!;
       if (addedIds.has(id)) continue;
       coversMoved = true;
