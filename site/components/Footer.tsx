@@ -60,6 +60,8 @@ export function Footer({ year }: { year: number }) {
                   {link.icon}
                 </span>{' '}
                 {link.label}
+                {/* A screen reader hears that the link leaves this tab, as a sighted reader sees the new tab open. */}
+                <span className="visually-hidden"> ({t('link.opensInNewTab')})</span>
               </a>
             </li>
           ))}

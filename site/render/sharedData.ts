@@ -42,7 +42,7 @@ export function headerProps(model: SiteModel, searchIndex: string): HeaderProps 
       // Exactly one result, in the locale's singular form where it has one ("1 result").
       searchResultsOne: t('search.results', { count: 1 }),
       searchLoading: t('search.loading'),
-      searchOpensInNewTab: t('search.opensInNewTab'),
+      searchOpensInNewTab: t('link.opensInNewTab'),
       searchError: t('search.error'),
       searchMore: t('search.more'),
     },

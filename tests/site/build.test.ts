@@ -219,6 +219,13 @@ describe('building the fixture site', () => {
       expect(html).toMatch(/<footer class="site-footer">[\s\S]*Privacy Policy[\s\S]*Terms of Use[\s\S]*About Us[\s\S]*Authors[\s\S]*Sitemap[\s\S]*Sitemap XML/);
       expect(html).toContain('href="mailto:editors@feltmagazine.example"');
       expect(html).toContain('© 2026 Fixture Table');
+      // The social links open a new tab, and say so to a screen reader.
+      const social = [...html.matchAll(/<a href="[^"]+" rel="me noopener"[^>]*>([\s\S]*?)<\/a>/g)];
+      expect(social, route).toHaveLength(3);
+      for (const [link, inside] of social) {
+        expect(link).toContain('target="_blank"');
+        expect(inside).toContain('<span class="visually-hidden"> (<!-- -->opens in a new tab<!-- -->)</span>');
+      }
     }
   });
 
