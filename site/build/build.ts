@@ -26,7 +26,7 @@ import { locateProblems } from '../content/problemLines.ts';
 import { buildSiteModel, type SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
-import { adsFor, sanitizeAdHtml } from '../render/sponsored.ts';
+import { adsFor, announceNewTab, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, serializeManifest, type BuildManifest } from './buildCache.ts';
 import { readManifestAhead, servedManifest, type ManifestAhead } from './manifestAhead.ts';
@@ -222,7 +222,8 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const sharedJson = JSON.stringify(staticQueryData(model, header));
   const sqHash = shortHash(sharedJson);
   const staticQuery = `/page-data/sq/d/${sqHash}.json`;
-  const shell = renderShell(siteContext(model), header, sanitizeAdHtml(adsFor(model.content.ads, model.translator.ui).sapeNewUrl), model.now.getUTCFullYear());
+  const banner = announceNewTab(sanitizeAdHtml(adsFor(model.content.ads, model.translator.ui).sapeNewUrl), model.translator.t('link.opensInNewTab'));
+  const shell = renderShell(siteContext(model), header, banner, model.now.getUTCFullYear());
   const setup: RenderSetup = {
     ui: model.ui,
     messages: model.translator.messages,

@@ -6,6 +6,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { fnv1a } from '../../shared/hash.ts';
+import { escapeHtml } from './document.ts';
 import type { AdData, AdFile, UiLocale } from '../../shared/types.ts';
 
 const NO_ADS: AdData = { sapeNewUrl: '', sapeLinks: {} };
@@ -57,6 +58,15 @@ export function sanitizeAdHtml(html: string): string {
 export function sponsoredLink(html: string): string | undefined {
   const clean = sanitizeAdHtml(html);
   return /<a\s/.test(clean) ? clean : undefined;
+}
+
+/**
+ * Sanitised ad HTML whose links tell a screen reader that they open a new tab, as felt's own such links do: `note` is
+ * the display language's "opens in a new tab" (locales/, link.opensInNewTab), visually hidden. In sanitised output
+ * every `</a>` is a link's end: sanitize-html escapes the ad's text.
+ */
+export function announceNewTab(clean: string, note: string): string {
+  return clean.replaceAll('</a>', `<span class="visually-hidden"> (${escapeHtml(note)})</span></a>`);
 }
 
 /** The link lists for a page, sanitised and capped, dropping what sanitised to nothing. */

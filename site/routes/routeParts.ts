@@ -10,7 +10,7 @@ import { displayPath } from '../../shared/paths.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import type { Head, PageProps, PageSpec } from '../pages/types.ts';
-import { adsFor, sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
+import { adsFor, announceNewTab, sponsoredHeadingIndex, sponsoredLinksFor } from '../render/sponsored.ts';
 
 export type Draft = PageProps & { path: string; head: Head };
 
@@ -19,8 +19,10 @@ export function sponsorship(model: SiteModel): (draft: Draft) => PageSpec {
   const { settings } = model.content;
   const ads = adsFor(model.content.ads, model.translator.ui);
   const headings = new Map<number, string>();
+  const newTab = model.translator.t('link.opensInNewTab');
   return (draft) => {
-    const links = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
+    const found = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
+    const links = found.map((html) => announceNewTab(html, newTab));
     const index = sponsoredHeadingIndex(draft.path);
     let heading = headings.get(index);
     if (heading === undefined) headings.set(index, (heading = model.translator.t(`sponsored.heading.${index}`)));

@@ -229,13 +229,19 @@ describe('building the fixture site', () => {
     }
   });
 
-  it('sanitises sponsored links and marks them sponsored', async () => {
+  it('sanitises sponsored links, marks them sponsored, and says to a screen reader that they open a new tab', async () => {
     const home = await read('index.html');
-    expect(home).toContain('<a href="https://a.example/" rel="sponsored noopener" target="_blank">A partner</a>');
-    expect(home).toContain('<a href="https://odds.example/" rel="sponsored noopener" target="_blank">Odds</a>');
+    expect(home).toContain(
+      '<a href="https://a.example/" rel="sponsored noopener" target="_blank">A partner<span class="visually-hidden"> (opens in a new tab)</span></a>',
+    );
+    expect(home).toContain(
+      '<a href="https://odds.example/" rel="sponsored noopener" target="_blank">Odds<span class="visually-hidden"> (opens in a new tab)</span></a>',
+    );
     expect(home).not.toMatch(/onclick|onerror|alert\(|javascript:/);
     const article = await read('articles/first-steps/index.html');
-    expect(article).toContain('<a href="https://b.example/" rel="sponsored noopener" target="_blank">B partner</a>');
+    expect(article).toContain(
+      '<a href="https://b.example/" rel="sponsored noopener" target="_blank">B partner<span class="visually-hidden"> (opens in a new tab)</span></a>',
+    );
     expect(article).toMatch(/(Sponsored Links|Partner Links|Recommended Sites|Related Resources)(<!-- -->)? <span class="sponsored-tag">/);
   });
 
