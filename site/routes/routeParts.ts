@@ -19,10 +19,11 @@ export function sponsorship(model: SiteModel): (draft: Draft) => PageSpec {
   const { settings } = model.content;
   const ads = adsFor(model.content.ads, model.translator.ui);
   const headings = new Map<number, string>();
-  const newTab = model.translator.t('link.opensInNewTab');
+  // Translated when a page is made, not here: the route check walks the pages with no UI strings loaded (collisions.ts).
+  let newTab: string | undefined;
   return (draft) => {
     const found = draft.kind === 'notFound' || draft.kind === 'serverError' ? [] : sponsoredLinksFor(ads.sapeLinks, draft.path, settings.sponsored.limit);
-    const links = found.map((html) => announceNewTab(html, newTab));
+    const links = found.map((html) => announceNewTab(html, (newTab ??= model.translator.t('link.opensInNewTab'))));
     const index = sponsoredHeadingIndex(draft.path);
     let heading = headings.get(index);
     if (heading === undefined) headings.set(index, (heading = model.translator.t(`sponsored.heading.${index}`)));
