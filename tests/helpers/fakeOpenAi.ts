@@ -10,7 +10,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../support/loopback.ts';
 import { articleAnswer, languageOf } from './articles.ts';
 
 export interface ChatCall {
@@ -214,13 +214,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       res.end(JSON.stringify({ error: { message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { port, close } = await listenOnLoopback(server);
+  fake.url = `http://127.0.0.1:${port}/v1`;
+  fake.close = close;
   return fake;
 }
 

@@ -281,16 +281,9 @@ describe('abandoned downloads', () => {
       return now;
     };
     const before = { descriptors: await openDescriptors(), memory: resident() };
-    const url = new URL(server.url);
     // 20 connections, 50 pipelined downloads each, never read: the first answer
     // fills the connection, the other 49 wait their turn, then the client hangs up.
-    const clients = Array.from({ length: 20 }, () => {
-      const socket = net.connect(Number(url.port), url.hostname);
-      socket.on('error', () => {});
-      socket.pause();
-      socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(50));
-      return socket;
-    });
+    const clients = pipeliningClients(server.url, 20, 50);
     await sleep(1500);
     const during = { descriptors: await openDescriptors(), memory: process.memoryUsage().rss };
     for (const socket of clients) socket.destroy();
@@ -314,14 +307,7 @@ describe('leases on the release', () => {
     // their lease stayed for as long as the server ran (builds then neither reworked nor removed that release).
     const releases = `${root}.releases`;
     const leases = async () => (await readdir(releases)).filter((name) => name.startsWith(`.lease-${process.pid}-`));
-    const url = new URL(server.url);
-    const clients = Array.from({ length: 10 }, () => {
-      const socket = net.connect(Number(url.port), url.hostname);
-      socket.on('error', () => {});
-      socket.pause();
-      socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(20));
-      return socket;
-    });
+    const clients = pipeliningClients(server.url, 10, 20);
     await sleep(500);
     expect(await leases()).not.toEqual([]);
     for (const socket of clients) socket.destroy();
@@ -345,3 +331,15 @@ describe('caching', () => {
     expect(cacheControlFor('sw.js')).toBe('no-cache');
   });
 });
+
+/** `count` connections to `origin`, each sending `requests` pipelined downloads of /big.bin and reading none of them. */
+function pipeliningClients(origin: string, count: number, requests: number): net.Socket[] {
+  const url = new URL(origin);
+  return Array.from({ length: count }, () => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on('error', () => {});
+    socket.pause();
+    socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(requests));
+    return socket;
+  });
+}

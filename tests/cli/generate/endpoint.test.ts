@@ -6,7 +6,7 @@
  * wait for its headers.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '../../support/loopback.ts';
 import { describe, expect, it } from 'vitest';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
@@ -102,12 +102,8 @@ async function stallingServer(onStall: () => void = () => undefined): Promise<{ 
       response.write(answer.slice(0, answer.length / 2), () => onStall());
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  const { port, close } = await listenOnLoopback(server);
+  state.url = `http://127.0.0.1:${port}/v1`;
+  state.close = close;
   return state;
 }
