@@ -27,8 +27,6 @@ export interface DocumentInput {
   ogLocale: string;
   kind: string;
   head: Head;
-  /** headTags(head, …), when the caller has already made them (page data holds them too). */
-  headHtml?: string;
   main: string;
   shell: Shell;
   assets: DocumentAssets;
@@ -110,7 +108,7 @@ ${assets.build ? `<meta name="felt-build" content="${escapeHtml(assets.build)}">
 <script type="module" src="${assets.js}" fetchpriority="low"></script>
 ${(assets.preload ?? []).map((chunk) => `<link rel="modulepreload" href="${chunk}" fetchpriority="low">`).join('\n')}
 <meta name="felt-head" content="start">
-${input.headHtml ?? headTags(input.head, settings, input.ogLocale)}
+${headTags(input.head, settings, input.ogLocale)}
 <meta name="felt-head" content="end">
 </head>
 <body>

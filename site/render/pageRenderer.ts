@@ -8,7 +8,7 @@ import type { CategoryNode, SiteSettings, UiLocale } from '../../shared/types.ts
 import type { SiteContextValue } from '../components/SiteContext.tsx';
 import type { PageSpec } from '../pages/types.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
-import { headTags, renderDocument, type DocumentAssets } from './document.ts';
+import { renderDocument, type DocumentAssets } from './document.ts';
 import { renderMain, type Shell } from './renderPage.tsx';
 
 export interface RenderSetup {
@@ -43,13 +43,11 @@ export function createPageRenderer(setup: RenderSetup): PageRenderer {
   const skipLabel = translator.t('skip.toContent');
   return (spec) => {
     const main = renderMain(spec, site);
-    const head = headTags(spec.head, setup.settings, setup.ogLocale);
     const html = renderDocument({
       lang: translator.lang,
       ogLocale: setup.ogLocale,
       kind: spec.kind,
       head: spec.head,
-      headHtml: head,
       main,
       shell: setup.shell,
       assets: setup.assets,
@@ -59,23 +57,24 @@ export function createPageRenderer(setup: RenderSetup): PageRenderer {
     const [htmlFile, dataFile] = pageOutputPaths(spec);
     return [
       { path: htmlFile, content: html },
-      { path: dataFile, content: pageDataJson(spec, main, head, setup) },
+      { path: dataFile, content: pageDataJson(spec, setup) },
     ];
   };
 }
 
 /**
- * page-data.json (SPEC section 7): the page's main HTML and head tags, for client-side navigation. Of the head's
- * fields only the title goes: the client sets document.title from it and swaps the tags themselves from headHtml,
- * which holds every other field already (the description, canonical, JSON-LD…), so sending them twice made each
- * article's page data 1.3 KB larger, to fetch and prefetch, for nothing.
+ * page-data.json (SPEC section 7): what the client's router decides by (the page's kind, its title, the build), and
+ * not the page's HTML. The client fetches the HTML document beside it and takes <main> and the head's own tags from
+ * there (site/client/navigation/pageData.ts). Until 2026-11-29 the page data held <main> and the head's tags again,
+ * JSON-escaped: a third of the bytes a build wrote and the deploy uploaded, and a tenth of a cold build's CPU, for a
+ * copy of what the HTML file next to it holds (README, "Page data").
  */
-function pageDataJson(spec: PageSpec, html: string, headHtml: string, setup: RenderSetup): string {
+function pageDataJson(spec: PageSpec, setup: RenderSetup): string {
   return JSON.stringify({
     componentChunkName: `component---${spec.kind}`,
     path: spec.path,
     webpackCompilationHash: setup.compilationHash,
-    result: { pageContext: { kind: spec.kind, head: { title: spec.head.title }, headHtml, html } },
+    result: { pageContext: { kind: spec.kind, head: { title: spec.head.title } } },
     staticQueryHashes: [setup.sqHash],
     slicesMap: { header: 'header', footer: 'footer' },
   });

@@ -1,6 +1,6 @@
 /**
  * Client-side navigation (issue #3, items 3, 4 and 8): links render the
- * next page from its page data, with every failure path of SPEC section 8,
+ * next page from its page data and its HTML's <main>, with every failure path of SPEC section 8,
  * the announcer, the slow notice, scroll on back and forward, prefetch and
  * clean hydration on every page kind.
  */
@@ -150,6 +150,23 @@ describe('client-side navigation', () => {
     await closePage(page);
   });
 
+  it('loads the page in full when its page data is good but its HTML cannot be fetched, or has no <main>', async () => {
+    for (const answer of ['abort', 'no main'] as const) {
+      const page = await open(site, '/');
+      // Only the router's fetch of the page; the full load that follows is a document request and goes through.
+      await page.route(`**${ARTICLE}`, (route) => {
+        if (route.request().resourceType() !== 'fetch') return route.continue();
+        return answer === 'abort' ? route.abort() : route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>no main here</p>' });
+      });
+      const loads = documentLoads(page);
+      await clickLinkTo(page, ARTICLE);
+      await until(() => loads.length > 0, `a full page load (${answer})`);
+      expect(loads).toEqual([ARTICLE]);
+      await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+      await closePage(page);
+    }
+  });
+
   it('treats invalid page data like missing data', async () => {
     const page = await open(site, '/');
     await page.route(`**/page-data${ARTICLE}/page-data.json`, (route) =>
@@ -255,14 +272,23 @@ describe('client-side navigation', () => {
 });
 
 describe('prefetch', () => {
-  /** Page-data requests the prefetcher made. */
+  /** Requests the prefetcher made, by address. */
   function prefetches(page: Page): string[] {
     const seen: string[] = [];
     page.on('request', (r) => r.headers()['x-felt-prefetch'] && seen.push(new URL(r.url()).pathname));
     return seen;
   }
 
-  it('fetches the page data of visible links, 4 at a time every 3 seconds', async () => {
+  /** The pages those requests were for: a page is its page data and its HTML document, fetched together. */
+  function pagesOf(requests: string[]): string[] {
+    const data = requests.filter((p) => p.startsWith('/page-data/')).map((p) => p.replace(/^\/page-data|\/page-data\.json$/g, ''));
+    const documents = requests.filter((p) => !p.startsWith('/page-data/'));
+    expect(data.every((p) => p.startsWith('/'))).toBe(true);
+    expect([...documents].sort()).toEqual(data.map((p) => (p === '/index' ? '/' : p)).sort());
+    return documents;
+  }
+
+  it('fetches the pages of visible links, 4 at a time every 3 seconds', async () => {
     const page = await site.browser.context.newPage();
     // Eight links in view: the home page's lead card opens with its cover, so a window of 720 px shows fewer.
     await page.setViewportSize({ width: 1280, height: 1200 });
@@ -276,14 +302,22 @@ describe('prefetch', () => {
     await page.clock.runFor(2900);
     expect(seen).toEqual([]);
     await page.clock.runFor(200);
-    await until(() => seen.length >= 4, 'a first batch');
+    await until(() => seen.length >= 8, 'a first batch');
     await page.waitForTimeout(100);
-    expect(seen.length).toBe(4);
+    expect(pagesOf(seen).length).toBe(4);
     await page.clock.runFor(3000);
-    await until(() => seen.length >= 8, 'a second batch');
+    await until(() => seen.length >= 16, 'a second batch');
     await page.waitForTimeout(100);
-    expect(seen.length).toBe(8);
-    expect(seen.every((p) => p.startsWith('/page-data/') && p.endsWith('/page-data.json'))).toBe(true);
+    const pages = pagesOf(seen);
+    expect(pages.length).toBe(8);
+    expect(new Set(pages).size).toBe(8);
+    // A link followed after its prefetch renders from what the prefetch brought: nothing more is asked for.
+    const asked: string[] = [];
+    page.on('request', (r) => r.resourceType() !== 'image' && asked.push(new URL(r.url()).pathname));
+    const prefetched = pages.find((p) => p.startsWith('/articles/'))!;
+    await page.evaluate((href) => document.querySelector<HTMLAnchorElement>(`main a[href="${href}"]`)!.click(), prefetched);
+    await page.waitForFunction((path) => location.pathname === path && document.getElementById('main')?.dataset.kind === 'article', prefetched);
+    expect(asked.filter((p) => p === prefetched || p.endsWith(`${prefetched}/page-data.json`))).toEqual([]);
     await closePage(page);
   });
 

@@ -211,7 +211,7 @@ describe.each([
 });
 
 describe('client-side navigation between corpus pages', () => {
-  it('inserts page data that runs none of it, with the CSP header stripped', async () => {
+  it('inserts pages that run none of it, with the CSP header stripped', async () => {
     hits.length = 0;
     const page = await browser.context.newPage();
     watchDialogs(page, hits);
@@ -222,7 +222,7 @@ describe('client-side navigation between corpus pages', () => {
     const targets = corpusPages(4).filter((p) => p !== '/');
     let clientSide = 0;
     for (const target of targets) {
-      // A click on a same-origin link, as a visitor's: the router fetches the page data and inserts it.
+      // A click on a same-origin link, as a visitor's: the router fetches the page data and the page, and inserts its <main>.
       await page.evaluate((href) => {
         const link = document.createElement('a');
         link.href = href;
@@ -282,22 +282,14 @@ describe('JSON embedded in pages and page data', () => {
     }
   });
 
-  it('page-data files parse, give back the payloads unchanged, and hold exactly the audited markup', async () => {
+  it('page-data files parse, give back the title unchanged, and hold no markup: client navigation takes the audited HTML page', async () => {
     for (let n = 0; n < payloads.length; n++) {
       const file = path.join(dist, 'page-data', 'articles', articleSlug(n), 'page-data.json');
       const data = JSON.parse(await readFile(file, 'utf8'));
       expect(data.path).toBe(`/articles/${articleSlug(n)}`);
-      // The head's fields travel as its tags (headHtml, below); of the fields themselves only the title, unchanged.
-      expect(Object.keys(data.result.pageContext.head)).toEqual(['title']);
-      expect(data.result.pageContext.head.title).toContain(lines[n]!.trim());
-      // Client-side navigation inserts this HTML: it must be exactly the <main> audited in the browser.
-      const html = await readFile(path.join(dist, 'articles', articleSlug(n), 'index.html'), 'utf8');
-      // …and the head tags it swaps in are exactly the page's own.
-      if (data.result.pageContext.headHtml !== undefined) {
-        const head = /<meta name="felt-head" content="start">\n([\s\S]*)\n<meta name="felt-head" content="end">/.exec(html)![1];
-        expect(wellFormed(data.result.pageContext.headHtml)).toBe(head);
-      }
-      expect(wellFormed(data.result.pageContext.html)).toBe(/<main\b[^>]*>([\s\S]*)<\/main>/.exec(html)![1]);
+      // The router sets document.title from the title (text, never markup) and takes <main> and the head's tags from
+      // the page's own HTML, the file audited in the browser above: the page data holds nothing else to insert.
+      expect(data.result.pageContext).toEqual({ kind: 'article', head: { title: expect.stringContaining(lines[n]!.trim()) } });
     }
   });
 

@@ -30,6 +30,14 @@ export function pageDataUrl(path: string): string {
   return `/page-data/${trimmed === '' ? 'index' : trimmed}/page-data.json`;
 }
 
+/** The error pages' HTML files (their paths answer with their status, the files with 200). */
+const ERROR_DOCUMENTS: Record<string, string> = { '/404': '/404.html', '/500': '/500.html' };
+
+/** The address of a page's HTML document: the page's own path, but for the error pages. */
+export function documentUrl(path: string): string {
+  return ERROR_DOCUMENTS[path] ?? path;
+}
+
 /** The path part that names a page: no trailing slash except for the home page. */
 export function pagePath(url: URL): string {
   return url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : '/';

@@ -1,52 +1,92 @@
 /**
- * Loading a page's data for client-side navigation, with the outcomes of
- * SPEC section 8: missing or invalid data → the 404 page once a HEAD request
+ * Loading a page for client-side navigation, with the outcomes of SPEC
+ * section 8: missing or invalid data → the 404 page once a HEAD request
  * confirms the page does not exist (a full load when it does); a 500 → the
  * 500 page; any other failure retried up to 3 times, then a full load.
+ *
+ * A page is two requests made at once: its page data (the kind, the title,
+ * the build: what the router decides by) and its HTML document, the very
+ * file a full load of the page reads, from which the router takes <main> and
+ * the page's own head tags. The page data does not carry that HTML a second
+ * time (README, "Page data"): every page was written twice, and the browser
+ * and the service worker now keep one copy of a page whichever way it was
+ * opened.
  */
-import { pageDataUrl } from './links.ts';
+import { headTagsOf } from './head.ts';
+import { documentUrl, pageDataUrl } from './links.ts';
 
 export interface PageData {
   componentChunkName: string;
   path: string;
   webpackCompilationHash: string;
-  result: { pageContext: { kind: string; head: { title: string }; headHtml?: string; html: string } };
+  result: { pageContext: { kind: string; head: { title: string } } };
 }
 
-export type PageLoad = { type: 'page' | 'notFound' | 'serverError'; data: PageData } | { type: 'full' };
+/** A page ready to render: its page data, and from its HTML document the inside of <main> and its own head tags. */
+export interface LoadedPage {
+  data: PageData;
+  main: string;
+  headHtml: string;
+}
+
+export type PageLoad = { type: 'page' | 'notFound' | 'serverError'; page: LoadedPage } | { type: 'full' };
 
 export const RETRIES = 3;
 /** The wait before each retry (SPEC section 9's page-load poll). */
 export const RETRY_DELAY_MS = 200;
 
-type Fetched = { status: 'ok'; data: PageData } | { status: 'missing' } | { status: 'serverError' } | { status: 'failed' };
+type Failed = { status: 'missing' } | { status: 'serverError' } | { status: 'failed' };
+type Fetched<T> = { status: 'ok'; value: T } | Failed;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isPageData(value: unknown): value is PageData {
   const data = value as PageData | null;
   const context = data?.result?.pageContext;
-  return (
-    typeof data?.componentChunkName === 'string' &&
-    typeof context?.html === 'string' &&
-    typeof context.kind === 'string' &&
-    typeof context.head?.title === 'string'
-  );
+  return typeof data?.componentChunkName === 'string' && typeof context?.kind === 'string' && typeof context.head?.title === 'string';
 }
 
-/** One page-data file, with retries on statuses other than 200, 404 and 500. */
-export async function fetchPageData(path: string, init: RequestInit = {}): Promise<Fetched> {
+/** One file, with retries on statuses other than 200, 404 and 500; `read` turns its body into a value, or undefined when invalid. */
+async function fetchWithRetries<T>(url: string, init: RequestInit, read: (response: Response) => Promise<T | undefined>): Promise<Fetched<T>> {
   for (let attempt = 0; attempt <= RETRIES; attempt++) {
     if (attempt > 0) await wait(RETRY_DELAY_MS);
-    const response = await fetch(pageDataUrl(path), { credentials: 'same-origin', ...init }).catch(() => undefined);
+    const response = await fetch(url, { credentials: 'same-origin', ...init }).catch(() => undefined);
     if (!response) continue;
     if (response.status === 404) return { status: 'missing' };
     if (response.status === 500) return { status: 'serverError' };
     if (!response.ok) continue;
-    const data: unknown = await response.json().catch(() => undefined);
-    return isPageData(data) ? { status: 'ok', data } : { status: 'missing' };
+    const value = await read(response).catch(() => undefined);
+    return value === undefined ? { status: 'missing' } : { status: 'ok', value };
   }
   return { status: 'failed' };
+}
+
+const readPageData = async (response: Response) => {
+  const data: unknown = await response.json();
+  return isPageData(data) ? data : undefined;
+};
+
+/**
+ * A page: its page data and its HTML document, asked for together so the page
+ * costs one round trip. The page data's answer is the page's (SPEC section 8);
+ * a document that cannot be had or has no <main> beside good page data is a
+ * failure, and the browser loads the page itself.
+ */
+export async function fetchPage(path: string, init: RequestInit = {}): Promise<Fetched<LoadedPage>> {
+  const [data, document] = await Promise.all([
+    fetchWithRetries(pageDataUrl(path), init, readPageData),
+    fetchWithRetries(documentUrl(path), init, (response) => response.text()),
+  ]);
+  if (data.status !== 'ok') return data;
+  const parts = document.status === 'ok' ? pageParts(document.value) : undefined;
+  return parts ? { status: 'ok', value: { data: data.value, ...parts } } : { status: 'failed' };
+}
+
+/** <main>'s inside and the page's own head tags, from a page's HTML (parsed inert: nothing in it runs here). */
+function pageParts(html: string): { main: string; headHtml: string } | undefined {
+  const parsed = new DOMParser().parseFromString(html, 'text/html');
+  const main = parsed.getElementById('main');
+  return main ? { main: main.innerHTML, headHtml: headTagsOf(parsed) } : undefined;
 }
 
 /** Whether the page itself exists, though its data does not: HEAD to the path. */
@@ -57,11 +97,11 @@ async function pageExists(path: string): Promise<boolean | undefined> {
 }
 
 export class PageLoader {
-  private readonly cache = new Map<string, PageData>();
+  private readonly cache = new Map<string, LoadedPage>();
 
-  /** Keeps good data a prefetch brought, for the navigation that follows. */
-  remember(path: string, data: PageData): void {
-    this.cache.set(path, data);
+  /** Keeps a page a prefetch brought, for the navigation that follows. */
+  remember(path: string, page: LoadedPage): void {
+    this.cache.set(path, page);
   }
 
   has(path: string): boolean {
@@ -70,12 +110,12 @@ export class PageLoader {
 
   async load(path: string): Promise<PageLoad> {
     const cached = this.cache.get(path);
-    if (cached) return { type: 'page', data: cached };
-    const fetched = await fetchPageData(path);
+    if (cached) return { type: 'page', page: cached };
+    const fetched = await fetchPage(path);
     switch (fetched.status) {
       case 'ok':
-        this.cache.set(path, fetched.data);
-        return { type: 'page', data: fetched.data };
+        this.cache.set(path, fetched.value);
+        return { type: 'page', page: fetched.value };
       case 'serverError':
         return this.errorPage('/500', 'serverError');
       case 'failed':
@@ -88,7 +128,7 @@ export class PageLoader {
   }
 
   private async errorPage(path: string, type: 'notFound' | 'serverError'): Promise<PageLoad> {
-    const fetched = await fetchPageData(path);
-    return fetched.status === 'ok' ? { type, data: fetched.data } : { type: 'full' };
+    const fetched = await fetchPage(path);
+    return fetched.status === 'ok' ? { type, page: fetched.value } : { type: 'full' };
   }
 }

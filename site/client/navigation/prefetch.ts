@@ -1,10 +1,11 @@
 /**
  * Prefetch (SPEC section 4): links entering the viewport are queued, and
- * their page data is fetched 4 at a time every 3 seconds. Nothing is
+ * their pages (page data and HTML, pageData.ts) are fetched 4 at a time
+ * every 3 seconds. Nothing is
  * prefetched on 2g, with data-saver on, or for crawlers.
  */
 import { pagePath, pageUrlOf } from './links.ts';
-import { fetchPageData, type PageLoader } from './pageData.ts';
+import { fetchPage, type PageLoader } from './pageData.ts';
 
 export const PREFETCH_BATCH = 4;
 export const PREFETCH_DELAY_MS = 3000;
@@ -56,8 +57,8 @@ export class Prefetcher {
     this.timer = undefined;
     for (const path of this.queue.splice(0, PREFETCH_BATCH)) {
       // The header tells a prefetch apart in logs and tests; same-origin, so no preflight.
-      void fetchPageData(path, { priority: 'low', headers: { 'X-Felt-Prefetch': '1' } } as RequestInit).then((fetched) => {
-        if (fetched.status === 'ok') this.loader.remember(path, fetched.data);
+      void fetchPage(path, { priority: 'low', headers: { 'X-Felt-Prefetch': '1' } } as RequestInit).then((fetched) => {
+        if (fetched.status === 'ok') this.loader.remember(path, fetched.value);
       });
     }
     if (this.queue.length > 0) this.timer = setTimeout(() => this.flush(), PREFETCH_DELAY_MS);

@@ -1,6 +1,7 @@
 /**
  * Client-side navigation: internal links and back/forward render the next
- * page from its page data instead of loading a new document. Whatever goes
+ * page from its page data and the <main> of its HTML (pageData.ts) instead of
+ * loading a new document. Whatever goes
  * wrong falls back to what the browser would do anyway: a full load.
  */
 import { plainName } from '../../../shared/names.ts';
@@ -10,9 +11,9 @@ import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.
 import { rememberPage } from '../runtime/serviceWorker.ts';
 import { deployedBuild, shouldReloadFor } from './buildHash.ts';
 import { swapHead } from './head.ts';
-import { pagePath, pageUrlOf, pageDataUrl } from './links.ts';
+import { documentUrl, pagePath, pageUrlOf, pageDataUrl } from './links.ts';
 import { announcedName, Notices } from './notices.ts';
-import type { PageData, PageLoader } from './pageData.ts';
+import type { LoadedPage, PageLoader } from './pageData.ts';
 import { followedLink, refocusFollowed, rememberFollowed, type FollowedLink } from './returnFocus.ts';
 import { ScrollMemory } from './scroll.ts';
 
@@ -73,13 +74,13 @@ export class Router {
       const [load, deployed] = await Promise.all([this.options.loader.load(path), deployedBuild()]);
       if (id !== this.navigation) return;
       if (load.type === 'full' || shouldReloadFor(deployed)) return fullLoad(url);
-      const chunk = await loadChunk(load.data.componentChunkName);
+      const chunk = await loadChunk(load.page.data.componentChunkName);
       if (id !== this.navigation) return;
       if (mode === 'push') {
         rememberFollowed(followed);
         this.scroll.push(url.href);
       }
-      this.render(load.data, chunk ? (main) => chunk.hydrate(main, this.options.data) : undefined);
+      this.render(load.page, chunk ? (main) => chunk.hydrate(main, this.options.data) : undefined);
       this.current = path;
       this.scroll.apply(mode, url.hash);
       this.afterRender(url, mode);
@@ -92,12 +93,12 @@ export class Router {
     }
   }
 
-  private render(data: PageData, hydrate?: (main: HTMLElement) => () => void): void {
+  private render(page: LoadedPage, hydrate?: (main: HTMLElement) => () => void): void {
     const main = document.getElementById('main')!;
-    const context = data.result.pageContext;
+    const context = page.data.result.pageContext;
     this.undoIslands();
-    swapHead(context.headHtml ?? '', context.head.title);
-    main.innerHTML = context.html;
+    swapHead(page.headHtml, context.head.title);
+    main.innerHTML = page.main;
     main.dataset.kind = context.kind;
     // The error pages carry no advertising (the server leaves the block out of their HTML; here it is kept for the next page).
     const newUrl = document.querySelector<HTMLElement>('.new-url');
@@ -114,7 +115,7 @@ export class Router {
     if (mode === 'push' || !refocusFollowed()) main.focus({ preventScroll: true });
     this.notices.announce(format(this.options.data.nav.announce, { title: announcedName(heading, document.title) }));
     this.options.onRendered?.(main);
-    if (navigator.serviceWorker?.controller) rememberPage([url.pathname, pageDataUrl(pagePath(url))]);
+    if (navigator.serviceWorker?.controller) rememberPage([documentUrl(pagePath(url)), pageDataUrl(pagePath(url))]);
   }
 }
 
