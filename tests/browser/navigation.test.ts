@@ -5,7 +5,10 @@
  * clean hydration on every page kind.
  */
 import type { Page, Request } from 'playwright-core';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type Browser } from '../support/chromium.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 import { closePage, open, startSite, until, waitForRuntime, wakeIslands, watchConsole, type Site } from './helpers.ts';
 
 let site: Site;
@@ -150,21 +153,78 @@ describe('client-side navigation', () => {
     await closePage(page);
   });
 
-  it('loads the page in full when its page data is good but its HTML cannot be fetched, or has no <main>', async () => {
-    for (const answer of ['abort', 'no main'] as const) {
-      const page = await open(site, '/');
-      // Only the router's fetch of the page; the full load that follows is a document request and goes through.
-      await page.route(`**${ARTICLE}`, (route) => {
-        if (route.request().resourceType() !== 'fetch') return route.continue();
-        return answer === 'abort' ? route.abort() : route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>no main here</p>' });
-      });
-      const loads = documentLoads(page);
-      await clickLinkTo(page, ARTICLE);
-      await until(() => loads.length > 0, `a full page load (${answer})`);
-      expect(loads).toEqual([ARTICLE]);
-      await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
-      await closePage(page);
-    }
+  // What the router's fetch of the page's HTML is answered with (the full load that follows is a document request,
+  // not a fetch, and reaches the server): each is not this site's HTML for the page, so the browser loads it itself.
+  const PLANTED = '<!doctype html><main id="main"><p id="planted">planted</p></main>';
+  // Another site, on another loopback port (a redirect is followed by the browser, not by the test's routes): it
+  // answers with a <main> and lets any page read it, so only the router's own check keeps that <main> out.
+  const elsewhere = createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html', 'Access-Control-Allow-Origin': '*' }).end(PLANTED);
+  });
+  let other: Awaited<ReturnType<typeof listenOnLoopback>>;
+  let ELSEWHERE = '';
+  // felt serve's CSP (connect-src 'self') would stop a fetch that leaves the site; a static host may send none.
+  let bare: Browser;
+  beforeAll(async () => {
+    bare = await launchChromium({ bypassCSP: true, serviceWorkers: 'block' });
+    other = await listenOnLoopback(elsewhere);
+    // Another port is another origin. (Not "localhost": Chromium's local network access rules refuse that name here.)
+    ELSEWHERE = `http://127.0.0.1:${other.port}`;
+  });
+  afterAll(async () => {
+    await other?.close();
+    await bare?.close();
+  });
+  const NOT_THE_PAGE = [
+    ['fails', () => 'abort' as const],
+    ['has no <main>', () => ({ status: 200, contentType: 'text/html', body: '<!doctype html><p>no main here</p>' })],
+    ['is not HTML', () => ({ status: 200, contentType: 'text/plain', body: PLANTED })],
+    ['redirects to another page', () => ({ status: 302, headers: { Location: '/privacy-policy' } })],
+    ['redirects to another site', () => ({ status: 302, headers: { Location: `${ELSEWHERE}/elsewhere` } })],
+  ] as const;
+
+  it.each(NOT_THE_PAGE)('loads the page in full when its page data is good but its HTML %s', async (_answer, answer) => {
+    const reply = answer();
+    const page = await bare.context.newPage();
+    await page.goto(site.url + '/');
+    await waitForRuntime(page);
+    await page.route(`**${ARTICLE}`, (route) => {
+      if (route.request().resourceType() !== 'fetch') return route.continue();
+      return reply === 'abort' ? route.abort() : route.fulfill(reply);
+    });
+    const loads = documentLoads(page);
+    await clickLinkTo(page, ARTICLE);
+    await until(() => loads.length > 0, 'a full page load');
+    expect(loads).toEqual([ARTICLE]);
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(await page.locator('#planted').count()).toBe(0);
+    await closePage(page);
+  });
+
+  it("follows a static host's redirect to the page's folder (its address and a slash) and renders it without a load", async () => {
+    const page = await open(site, '/');
+    await page.route(`**${ARTICLE}`, (route) =>
+      route.request().resourceType() === 'fetch' ? route.fulfill({ status: 301, headers: { Location: `${ARTICLE}/` } }) : route.continue(),
+    );
+    const loads = documentLoads(page);
+    await clickLinkTo(page, ARTICLE);
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(await page.title()).toBe(`${ARTICLE_TITLE} | Felt Magazine`);
+    expect(loads).toEqual([]);
+    await closePage(page);
+  });
+
+  it('leaves a link whose path starts with two slashes to the browser: fetched alone, it would be another host', async () => {
+    const page = await open(site, '/');
+    const fetched: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'fetch' && fetched.push(r.url()));
+    const loads = documentLoads(page);
+    await clickLinkTo(page, `/.//${ARTICLE.slice(1)}`);
+    await until(() => loads.length > 0, 'a full page load');
+    expect(loads).toEqual([`/${ARTICLE}`]);
+    // The router fetched nothing for it: neither its page data nor, off the site, its "HTML".
+    expect(fetched.filter((u) => u.includes(ARTICLE.slice(1)))).toEqual([]);
+    await closePage(page);
   });
 
   it('treats invalid page data like missing data', async () => {

@@ -19,8 +19,9 @@ export function pageUrl(href: string): URL | undefined {
   }
   if (url.origin !== location.origin || !/^https?:$/.test(url.protocol)) return undefined;
   const path = url.pathname;
-  // Files (feeds, sitemap.xml, images) and the server's own routes load as themselves.
-  if (/\.[a-z0-9]+$/i.test(path) || path.startsWith('/__') || path.startsWith('/page-data/')) return undefined;
+  // Files (feeds, sitemap.xml, images) and the server's own routes load as themselves. A path that starts with two
+  // slashes would be another host's address once it is fetched on its own ("//articles/x" is http://articles/x).
+  if (/\.[a-z0-9]+$/i.test(path) || path.startsWith('/__') || path.startsWith('/page-data/') || path.startsWith('//')) return undefined;
   return url;
 }
 
@@ -33,9 +34,10 @@ export function pageDataUrl(path: string): string {
 /** The error pages' HTML files (their paths answer with their status, the files with 200). */
 const ERROR_DOCUMENTS: Record<string, string> = { '/404': '/404.html', '/500': '/500.html' };
 
-/** The address of a page's HTML document: the page's own path, but for the error pages. */
+/** The address of a page's HTML document on this site: the page's own path, but for the error pages. */
 export function documentUrl(path: string): string {
-  return ERROR_DOCUMENTS[path] ?? path;
+  // Joined to the origin, not resolved against it: whatever the path holds, the address stays on this site.
+  return `${location.origin}/${(ERROR_DOCUMENTS[path] ?? path).replace(/^\/+/, '')}`;
 }
 
 /** The path part that names a page: no trailing slash except for the home page. */

@@ -67,17 +67,35 @@ const readPageData = async (response: Response) => {
 };
 
 /**
+ * The page's HTML, only as this site's own answer for that page: HTML, and from this origin at the page's address. A
+ * redirect is followed only to the same address with a slash at the end (a static host's answer for a folder, as
+ * Cloud Storage gives); one anywhere else, another site included, is not the page, and the browser follows it itself.
+ */
+function documentReader(address: string): (response: Response) => Promise<string | undefined> {
+  const wanted = new URL(address);
+  return async (response) => {
+    const landed = new URL(response.url || address);
+    const samePage = landed.origin === wanted.origin && landed.pathname.replace(/\/+$/, '') === wanted.pathname.replace(/\/+$/, '');
+    const html = /^text\/html\b/i.test(response.headers.get('Content-Type') ?? '');
+    return samePage && html ? response.text() : undefined;
+  };
+}
+
+/**
  * A page: its page data and its HTML document, asked for together so the page
  * costs one round trip. The page data's answer is the page's (SPEC section 8);
- * a document that cannot be had or has no <main> beside good page data is a
- * failure, and the browser loads the page itself.
+ * a document that cannot be had, is not the site's own HTML for the page or
+ * has no <main> beside good page data is a failure, and the browser loads the
+ * page itself.
  */
 export async function fetchPage(path: string, init: RequestInit = {}): Promise<Fetched<LoadedPage>> {
+  const address = documentUrl(path);
   const [data, document] = await Promise.all([
     fetchWithRetries(pageDataUrl(path), init, readPageData),
-    fetchWithRetries(documentUrl(path), init, (response) => response.text()),
+    fetchWithRetries(address, init, documentReader(address)),
   ]);
   if (data.status !== 'ok') return data;
+  // A document refused by its reader comes back 'missing': beside good page data, that too is a failure.
   const parts = document.status === 'ok' ? pageParts(document.value) : undefined;
   return parts ? { status: 'ok', value: { data: data.value, ...parts } } : { status: 'failed' };
 }
