@@ -38,15 +38,25 @@ function pageDataOf(name: string): string | undefined {
   return undefined;
 }
 
+/** The page a page-data file belongs to, which its `path` field names: a name, not a link to wait for. */
+function pageOfData(name: string): string | undefined {
+  const match = /^page-data\/(.+)\/page-data\.json$/.exec(name);
+  if (!match || match[1] === 'sq') return undefined;
+  return match[1] === 'index' ? 'index.html' : `${match[1]}/index.html`;
+}
+
 /**
  * The objects `name` refers to among `has`: links and assets in pages,
  * scripts and styles, the site's absolute URLs in sitemaps and feeds, a
- * page's page data, and every search shard for the search manifest.
+ * page's page data, and every search shard for the search manifest. Page
+ * data does not refer to its own page (the page refers to it): it goes
+ * first, and the page after it, never the other way round.
  */
 export function referencesOf(name: string, text: string, siteUrl: string, has: (name: string) => boolean, all: Iterable<string>): Set<string> {
   const found = new Set<string>();
+  const own = pageOfData(name);
   const add = (target: string | undefined) => {
-    if (target && target !== name) found.add(target);
+    if (target && target !== name && target !== own) found.add(target);
   };
   if (!TEXT.test(name)) return found;
   for (const match of text.matchAll(ROOT_RELATIVE)) add(objectFor(match[1]!, has));
