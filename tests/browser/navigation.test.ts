@@ -89,6 +89,9 @@ describe('client-side navigation', () => {
     await until(async () => (await page.evaluate(() => window.scrollY)) === scrolled, 'the scroll position on back');
     await page.goForward();
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    // Shown a second time from what was fetched the first: a copy each time, so the page is whole again.
+    expect(await page.locator('main h1').textContent()).toBe(ARTICLE_TITLE);
+    expect(await page.evaluate(() => document.head.querySelectorAll('meta[property="og:title"]').length)).toBe(1);
     await until(async () => (await page.evaluate(() => window.scrollY)) === 300, 'the scroll position on forward');
     await closePage(page);
   });

@@ -6,25 +6,26 @@ function markers(of: Document): { start: Element | null; end: Element | null } {
   };
 }
 
-/** A page's own head tags (title, description, canonical, Open Graph, JSON-LD…) from its parsed HTML, as markup. */
-export function headTagsOf(page: Document): string {
+/** A page's own head tags (title, description, canonical, Open Graph, JSON-LD…) from its parsed HTML. */
+export function headTagsOf(page: Document): Element[] {
   const { start, end } = markers(page);
-  if (!start || !end) return '';
-  let html = '';
-  for (let node = start.nextElementSibling; node && node !== end; node = node.nextElementSibling) html += node.outerHTML;
-  return html;
+  const tags: Element[] = [];
+  if (!start || !end) return tags;
+  for (let node = start.nextElementSibling; node && node !== end; node = node.nextElementSibling) tags.push(node);
+  return tags;
 }
 
-/** Swaps the page's own head tags, kept between the two felt-head markers. */
-export function swapHead(headHtml: string, title: string): void {
+/**
+ * Swaps the page's own head tags, kept between the two felt-head markers, for copies of `tags` (parsed inert, from
+ * another document: copies, so that the same page can be shown again; a script among them does not run).
+ */
+export function swapHead(tags: readonly Element[], title: string): void {
   const { start, end } = markers(document);
   if (!start || !end) {
     document.title = title;
     return;
   }
   while (start.nextSibling && start.nextSibling !== end) start.nextSibling.remove();
-  const template = document.createElement('template');
-  template.innerHTML = headHtml;
-  end.before(template.content);
+  end.before(...tags.map((tag) => document.importNode(tag, true)));
   document.title = title;
 }

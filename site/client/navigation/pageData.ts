@@ -22,11 +22,14 @@ export interface PageData {
   result: { pageContext: { kind: string; head: { title: string } } };
 }
 
-/** A page ready to render: its page data, and from its HTML document the inside of <main> and its own head tags. */
+/**
+ * A page ready to render: its page data, and from its HTML document (parsed inert, never attached) its <main> and its
+ * own head tags. The router shows copies of them, so a page kept for a later visit is kept as it came.
+ */
 export interface LoadedPage {
   data: PageData;
-  main: string;
-  headHtml: string;
+  main: Element;
+  head: Element[];
 }
 
 export type PageLoad = { type: 'page' | 'notFound' | 'serverError'; page: LoadedPage } | { type: 'full' };
@@ -100,11 +103,15 @@ export async function fetchPage(path: string, init: RequestInit = {}): Promise<F
   return parts ? { status: 'ok', value: { data: data.value, ...parts } } : { status: 'failed' };
 }
 
-/** <main>'s inside and the page's own head tags, from a page's HTML (parsed inert: nothing in it runs here). */
-function pageParts(html: string): { main: string; headHtml: string } | undefined {
+/**
+ * <main> and the page's own head tags, from a page's HTML. DOMParser runs no script and loads nothing; the nodes are
+ * then copied into the page as they were parsed, not written back out as HTML and parsed again, which is where markup
+ * can change meaning on the way (mutation XSS).
+ */
+function pageParts(html: string): { main: Element; head: Element[] } | undefined {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   const main = parsed.getElementById('main');
-  return main ? { main: main.innerHTML, headHtml: headTagsOf(parsed) } : undefined;
+  return main ? { main, head: headTagsOf(parsed) } : undefined;
 }
 
 /** Whether the page itself exists, though its data does not: HEAD to the path. */

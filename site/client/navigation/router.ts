@@ -97,8 +97,8 @@ export class Router {
     const main = document.getElementById('main')!;
     const context = page.data.result.pageContext;
     this.undoIslands();
-    swapHead(page.headHtml, context.head.title);
-    main.innerHTML = page.main;
+    swapHead(page.head, context.head.title);
+    main.replaceChildren(...document.importNode(page.main, true).childNodes);
     main.dataset.kind = context.kind;
     // The error pages carry no advertising (the server leaves the block out of their HTML; here it is kept for the next page).
     const newUrl = document.querySelector<HTMLElement>('.new-url');
