@@ -184,6 +184,9 @@ describe('client-side navigation', () => {
     ['is not HTML', () => ({ status: 200, contentType: 'text/plain', body: PLANTED })],
     ['redirects to another page', () => ({ status: 302, headers: { Location: '/privacy-policy' } })],
     ['redirects to another site', () => ({ status: 302, headers: { Location: `${ELSEWHERE}/elsewhere` } })],
+    // A deploy halfway (one of the two files up) or an old page's data left beside the page now at its address.
+    ['is another kind of page', () => ({ status: 200, contentType: 'text/html', body: PLANTED.replace('id="main"', 'id="main" data-kind="info"') })],
+    ['is from another build', () => 'older build' as const],
   ] as const;
 
   it.each(NOT_THE_PAGE)('loads the page in full when its page data is good but its HTML %s', async (_answer, answer) => {
@@ -191,9 +194,13 @@ describe('client-side navigation', () => {
     const page = await bare.context.newPage();
     await page.goto(site.url + '/');
     await waitForRuntime(page);
-    await page.route(`**${ARTICLE}`, (route) => {
+    await page.route(`**${ARTICLE}`, async (route) => {
       if (route.request().resourceType() !== 'fetch') return route.continue();
-      return reply === 'abort' ? route.abort() : route.fulfill(reply);
+      if (reply === 'abort') return route.abort();
+      if (reply !== 'older build') return route.fulfill(reply);
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<meta name="felt-build" content="[^"]*">/, '<meta name="felt-build" content="0000000000000000">');
+      return route.fulfill({ response, body });
     });
     const loads = documentLoads(page);
     await clickLinkTo(page, ARTICLE);
@@ -201,6 +208,23 @@ describe('client-side navigation', () => {
     expect(loads).toEqual([ARTICLE]);
     await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     expect(await page.locator('#planted').count()).toBe(0);
+    await closePage(page);
+  });
+
+  it('copies no <noscript> into the page: parsed with script off, its inside would be markup where a full load shows text', async () => {
+    const page = await open(site, '/');
+    await page.route(`**${ARTICLE}`, async (route) => {
+      if (route.request().resourceType() !== 'fetch') return route.continue();
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/(<main\b[^>]*>)/, '$1<noscript><p id="planted">planted</p></noscript>');
+      return route.fulfill({ response, body });
+    });
+    const loads = documentLoads(page);
+    await clickLinkTo(page, ARTICLE);
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+    expect(loads).toEqual([]);
+    expect(await page.locator('#planted').count()).toBe(0);
+    expect(await page.locator('main noscript').count()).toBe(0);
     await closePage(page);
   });
 

@@ -100,7 +100,17 @@ export async function fetchPage(path: string, init: RequestInit = {}): Promise<F
   if (data.status !== 'ok') return data;
   // A document refused by its reader comes back 'missing': beside good page data, that too is a failure.
   const parts = document.status === 'ok' ? pageParts(document.value) : undefined;
-  return parts ? { status: 'ok', value: { data: data.value, ...parts } } : { status: 'failed' };
+  return parts && samePage(data.value, parts) ? { status: 'ok', value: { data: data.value, main: parts.main, head: parts.head } } : { status: 'failed' };
+}
+
+/**
+ * Whether the document is the page the page data describes, from the same build: its kind on <main> and its build on
+ * <meta name="felt-build">. Not so when a deploy has put up one of the two files and not yet the other, or has left
+ * an old page's data beside the short page that now redirects from its address: the page data would give the title
+ * of one page to the content of another. The browser then loads the page itself.
+ */
+function samePage(data: PageData, parts: PageParts): boolean {
+  return parts.main.dataset.kind === data.result.pageContext.kind && parts.build === data.webpackCompilationHash;
 }
 
 /**
@@ -108,10 +118,21 @@ export async function fetchPage(path: string, init: RequestInit = {}): Promise<F
  * then copied into the page as they were parsed, not written back out as HTML and parsed again, which is where markup
  * can change meaning on the way (mutation XSS).
  */
-function pageParts(html: string): { main: Element; head: Element[] } | undefined {
+interface PageParts {
+  main: HTMLElement;
+  head: Element[];
+  /** The build that wrote the document (<meta name="felt-build">). */
+  build: string;
+}
+
+function pageParts(html: string): PageParts | undefined {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   const main = parsed.getElementById('main');
-  return main ? { main, head: headTagsOf(parsed) } : undefined;
+  if (!main) return undefined;
+  // Parsed as if script were off, a <noscript>'s inside is markup, where the page shows it as text: none is copied.
+  for (const hidden of main.querySelectorAll('noscript')) hidden.remove();
+  const build = parsed.querySelector<HTMLMetaElement>('meta[name="felt-build"]')?.content ?? '';
+  return { main, head: headTagsOf(parsed), build };
 }
 
 /** Whether the page itself exists, though its data does not: HEAD to the path. */
