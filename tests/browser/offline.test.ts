@@ -4,10 +4,12 @@
  * anywhere but https and localhost, registration is a console error only.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 
 let site: Site;
 
@@ -99,6 +101,49 @@ describe('service worker', () => {
     } finally {
       // The next test opens the site as this build made it.
       await writeFile(file, worker);
+      await browser.close();
+    }
+  });
+
+  it("opens a page again offline on a host that redirects a page's address to its folder, as Cloud Storage does", async () => {
+    // In front of felt serve, as a bucket answers: /articles/x is a 301 to /articles/x/.
+    const front = createServer((request, response) => {
+      const address = new URL(request.url ?? '/', 'http://front');
+      if (/^\/articles\/[^/.]+$/.test(address.pathname)) {
+        response.writeHead(301, { Location: `${address.pathname}/${address.search}` }).end();
+        return;
+      }
+      const upstream = httpRequest(`${site.url}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      });
+      upstream.on('error', () => response.destroy());
+      request.pipe(upstream);
+    });
+    const listening = await listenOnLoopback(front);
+    const url = `http://127.0.0.1:${listening.port}`;
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(url + '/');
+      await waitForRuntime(page);
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker to control the page', 10_000).catch(async () => {
+        await page.reload();
+        await waitForRuntime(page);
+      });
+      // Reached by a link: the router's fetch of the page is redirected, and the worker keeps what it got.
+      await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
+      await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+      await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
+      await listening.close(); // offline: the host answers nothing any more
+      // The browser remembers the 301 and asks for /articles/x/: the worker has the page under both addresses.
+      await page.goto(url + ARTICLE);
+      await page.waitForSelector('main[data-kind="article"] h1');
+      expect(await page.locator('main h1').innerText()).toBe('Bankroll Management: How to Size Your Bets');
+      await page.close();
+    } finally {
+      await listening.close().catch(() => undefined);
       await browser.close();
     }
   });

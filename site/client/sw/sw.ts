@@ -62,7 +62,7 @@ async function cacheFirst(request: Request): Promise<Response> {
   const hit = await cache.match(request);
   if (hit) return hit;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (response.ok) await store(cache, request, response.clone());
   return response;
 }
 
@@ -70,7 +70,7 @@ async function networkFirst(request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
+    if (response.ok && response.type === 'basic') await store(cache, request, response.clone());
     return response;
   } catch (error) {
     const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
@@ -88,7 +88,21 @@ async function keep(urls: string[]): Promise<void> {
       const url = new URL(href, worker.location.origin);
       if (url.origin !== worker.location.origin || NEVER.test(url.pathname) || (await cache.match(url.href))) return;
       const response = await fetch(url.href, { credentials: 'same-origin' }).catch(() => undefined);
-      if (response?.ok) await cache.put(url.href, response);
+      if (response?.ok) await store(cache, url.href, response);
     }),
   );
+}
+
+/**
+ * Keeps an answer for the address asked and, when a redirect led to it, for the address it came from too, each as if
+ * no redirect had happened. A static host answers a folder's address with a redirect to it with a slash (Cloud
+ * Storage: /articles/x to /articles/x/): a browser refuses a redirected answer for a page load, and remembers a 301,
+ * so that offline it asks for /articles/x/ where the router had fetched /articles/x.
+ */
+async function store(cache: Cache, request: RequestInfo, response: Response): Promise<void> {
+  if (!response.redirected) return cache.put(request, response);
+  const landed = new URL(response.url);
+  const plain = (body: Response) => new Response(body.body, { status: body.status, statusText: body.statusText, headers: body.headers });
+  if (landed.origin === worker.location.origin) await cache.put(landed.href, plain(response.clone()));
+  await cache.put(request, plain(response));
 }
