@@ -6,6 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSite, until, waitForRuntime, watchConsole, type Site } from './helpers.ts';
 import { launchChromium } from '../support/chromium.ts';
@@ -22,6 +23,22 @@ afterAll(async () => {
 });
 
 const ARTICLE = '/articles/bankroll-management-bet-sizing';
+
+/** The home page opened once the worker controls it, then the article reached by a link and kept by the worker. */
+async function followToArticleUnderWorker(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(url + '/');
+  await waitForRuntime(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker to control the page', 10_000).catch(async () => {
+    await page.reload();
+    await waitForRuntime(page);
+  });
+  await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
+  await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
+  await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
+  return page;
+}
 
 describe('service worker', () => {
   it('registers on localhost with one cache named after the build', async () => {
@@ -124,18 +141,8 @@ describe('service worker', () => {
     const url = `http://127.0.0.1:${listening.port}`;
     const browser = await launchChromium();
     try {
-      const page = await browser.context.newPage();
-      await page.goto(url + '/');
-      await waitForRuntime(page);
-      await page.evaluate(() => navigator.serviceWorker.ready);
-      await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker to control the page', 10_000).catch(async () => {
-        await page.reload();
-        await waitForRuntime(page);
-      });
       // Reached by a link: the router's fetch of the page is redirected, and the worker keeps what it got.
-      await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
-      await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
-      await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
+      const page = await followToArticleUnderWorker(browser.context, url);
       await listening.close(); // offline: the host answers nothing any more
       // The browser remembers the 301 and asks for /articles/x/: the worker has the page under both addresses.
       await page.goto(url + ARTICLE);
@@ -149,18 +156,8 @@ describe('service worker', () => {
   });
 
   it('opens a visited page again offline, and an article reached by a link', async () => {
-    const page = await site.browser.context.newPage();
-    await page.goto(site.url + '/');
-    await waitForRuntime(page);
-    await page.evaluate(() => navigator.serviceWorker.ready);
-    await until(() => page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker to control the page', 10_000).catch(async () => {
-      await page.reload();
-      await waitForRuntime(page);
-    });
-    await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
-    await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
     // The worker keeps the page and what it loaded.
-    await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
+    const page = await followToArticleUnderWorker(site.browser.context, site.url);
     await until(() => page.evaluate(() => caches.match('/').then((hit) => hit !== undefined)), 'the home page in the cache');
 
     await site.server.close(); // offline: nothing answers any more
