@@ -66,8 +66,8 @@ export function createPageRenderer(setup: RenderSetup): PageRenderer {
  * page-data.json (SPEC section 7): what the client's router decides by (the page's kind, its title, the build), and
  * not the page's HTML. The client fetches the HTML document beside it and takes <main> and the head's own tags from
  * there (site/client/navigation/pageData.ts). Until 2026-11-29 the page data held <main> and the head's tags again,
- * JSON-escaped: a third of the bytes a build wrote and the deploy uploaded, and a tenth of a cold build's CPU, for a
- * copy of what the HTML file next to it holds (README, "Page data").
+ * JSON-escaped: three tenths of the bytes a build wrote and the deploy uploaded, and a tenth of a 10,000-article cold
+ * build's user CPU, for a copy of what the HTML file next to it holds (README, "Page data").
  */
 function pageDataJson(spec: PageSpec, setup: RenderSetup): string {
   return JSON.stringify({

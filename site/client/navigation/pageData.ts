@@ -113,11 +113,6 @@ function samePage(data: PageData, parts: PageParts): boolean {
   return parts.main.dataset.kind === data.result.pageContext.kind && parts.build === data.webpackCompilationHash;
 }
 
-/**
- * <main> and the page's own head tags, from a page's HTML. DOMParser runs no script and loads nothing; the nodes are
- * then copied into the page as they were parsed, not written back out as HTML and parsed again, which is where markup
- * can change meaning on the way (mutation XSS).
- */
 interface PageParts {
   main: HTMLElement;
   head: Element[];
@@ -125,6 +120,11 @@ interface PageParts {
   build: string;
 }
 
+/**
+ * <main> and the page's own head tags, from a page's HTML. DOMParser runs no script and loads nothing; the nodes are
+ * then copied into the page as they were parsed, not written back out as HTML and parsed again, which is where markup
+ * can change meaning on the way (mutation XSS).
+ */
 function pageParts(html: string): PageParts | undefined {
   const parsed = new DOMParser().parseFromString(html, 'text/html');
   const main = parsed.getElementById('main');

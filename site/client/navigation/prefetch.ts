@@ -1,8 +1,8 @@
 /**
  * Prefetch (SPEC section 4): links entering the viewport are queued, and
  * their pages (page data and HTML, pageData.ts) are fetched 4 at a time
- * every 3 seconds. Nothing is
- * prefetched on 2g, with data-saver on, or for crawlers.
+ * every 3 seconds. Nothing is prefetched on 2g, with data-saver on, or for
+ * crawlers.
  */
 import { pagePath, pageUrlOf } from './links.ts';
 import { fetchPage, type PageLoader } from './pageData.ts';

@@ -1,8 +1,8 @@
 /**
  * Client-side navigation: internal links and back/forward render the next
  * page from its page data and the <main> of its HTML (pageData.ts) instead of
- * loading a new document. Whatever goes
- * wrong falls back to what the browser would do anyway: a full load.
+ * loading a new document. Whatever goes wrong falls back to what the browser
+ * would do anyway: a full load.
  */
 import { plainName } from '../../../shared/names.ts';
 import type { StaticQueryData } from '../../islands/types.ts';
