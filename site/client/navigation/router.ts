@@ -28,6 +28,8 @@ export class Router {
   private readonly scroll = new ScrollMemory();
   private readonly notices: Notices;
   private current: string;
+  /** The query string of the page on screen: /search?q=a and /search?q=b are one page showing two things. */
+  private currentSearch = location.search;
   private navigation = 0;
   private undoIslands: () => void = () => undefined;
   /** Pages rendered so far; 0 while the first page, the one the server sent, is on screen. */
@@ -61,7 +63,7 @@ export class Router {
   private onPop(): void {
     const url = new URL(location.href);
     this.scroll.popped();
-    if (pagePath(url) === this.current) return; // only the fragment changed
+    if (pagePath(url) === this.current && url.search === this.currentSearch) return; // only the fragment changed
     void this.navigate(url, 'pop');
   }
 
@@ -82,6 +84,7 @@ export class Router {
       }
       this.render(load.page, chunk ? (main) => chunk.hydrate(main, this.options.data) : undefined);
       this.current = path;
+      this.currentSearch = url.search;
       this.scroll.apply(mode, url.hash);
       this.afterRender(url, mode);
     } catch (error) {
