@@ -40,6 +40,28 @@ async function followToArticleUnderWorker(context: BrowserContext, url: string):
   return page;
 }
 
+/**
+ * A host in front of felt serve on another loopback port, for a test to close (offline) without closing the site;
+ * `redirectFolders`: answer /articles/x with a 301 to /articles/x/, as a Cloud Storage bucket does.
+ */
+async function frontOf(siteUrl: string, redirectFolders: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+  const front = createServer((request, response) => {
+    const address = new URL(request.url ?? '/', 'http://front');
+    if (redirectFolders && /^\/articles\/[^/.]+$/.test(address.pathname)) {
+      response.writeHead(301, { Location: `${address.pathname}/${address.search}` }).end();
+      return;
+    }
+    const upstream = httpRequest(`${siteUrl}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    upstream.on('error', () => response.destroy());
+    request.pipe(upstream);
+  });
+  const listening = await listenOnLoopback(front);
+  return { url: `http://127.0.0.1:${listening.port}`, close: listening.close };
+}
+
 describe('service worker', () => {
   it('registers on localhost with one cache named after the build', async () => {
     const page = await site.browser.context.newPage();
@@ -124,33 +146,38 @@ describe('service worker', () => {
 
   it("opens a page again offline on a host that redirects a page's address to its folder, as Cloud Storage does", async () => {
     // In front of felt serve, as a bucket answers: /articles/x is a 301 to /articles/x/.
-    const front = createServer((request, response) => {
-      const address = new URL(request.url ?? '/', 'http://front');
-      if (/^\/articles\/[^/.]+$/.test(address.pathname)) {
-        response.writeHead(301, { Location: `${address.pathname}/${address.search}` }).end();
-        return;
-      }
-      const upstream = httpRequest(`${site.url}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-      upstream.on('error', () => response.destroy());
-      request.pipe(upstream);
-    });
-    const listening = await listenOnLoopback(front);
-    const url = `http://127.0.0.1:${listening.port}`;
+    const { url, close } = await frontOf(site.url, true);
     const browser = await launchChromium();
     try {
       // Reached by a link: the router's fetch of the page is redirected, and the worker keeps what it got.
       const page = await followToArticleUnderWorker(browser.context, url);
-      await listening.close(); // offline: the host answers nothing any more
+      await close(); // offline: the host answers nothing any more
       // The browser remembers the 301 and asks for /articles/x/: the worker has the page under both addresses.
       await page.goto(url + ARTICLE);
       await page.waitForSelector('main[data-kind="article"] h1');
       expect(await page.locator('main h1').innerText()).toBe('Bankroll Management: How to Size Your Bets');
       await page.close();
     } finally {
-      await listening.close().catch(() => undefined);
+      await close().catch(() => undefined);
+      await browser.close();
+    }
+  });
+
+  it('opens a page first opened with a slash at its end again offline without it, and the other way round', async () => {
+    const { url, close } = await frontOf(site.url, false);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(url + '/authors/');
+      await waitForRuntime(page);
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await until(() => page.evaluate(() => caches.match('/authors/').then((hit) => hit !== undefined)), 'the page in the cache');
+      await close();
+      await page.goto(url + '/authors');
+      await page.waitForSelector('main[data-kind="authors"]');
+      await page.close();
+    } finally {
+      await close().catch(() => undefined);
       await browser.close();
     }
   });

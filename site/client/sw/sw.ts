@@ -73,9 +73,12 @@ async function networkFirst(request: Request): Promise<Response> {
     if (response.ok && response.type === 'basic') await store(cache, request, response.clone());
     return response;
   } catch (error) {
-    const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+    const navigating = request.mode === 'navigate';
+    const hit =
+      (await cache.match(request, { ignoreSearch: navigating })) ??
+      (navigating ? await cache.match(otherForm(request.url), { ignoreSearch: true }) : undefined);
     if (hit) return hit;
-    if (request.mode === 'navigate') return new Response(FELT_OFFLINE_HTML, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    if (navigating) return new Response(FELT_OFFLINE_HTML, { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
     throw error;
   }
 }
@@ -105,4 +108,11 @@ async function store(cache: Cache, request: RequestInfo, response: Response): Pr
   const plain = (body: Response) => new Response(body.body, { status: body.status, statusText: body.statusText, headers: body.headers });
   if (landed.origin === worker.location.origin) await cache.put(landed.href, plain(response.clone()));
   await cache.put(request, plain(response));
+}
+
+/** The same page's address with the slash at its end the other way round: /authors/ for /authors, and back. */
+function otherForm(address: string): string {
+  const url = new URL(address);
+  if (url.pathname !== '/') url.pathname = url.pathname.endsWith('/') ? url.pathname.replace(/\/+$/, '') : `${url.pathname}/`;
+  return url.href;
 }
