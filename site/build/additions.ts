@@ -21,7 +21,7 @@
  * changed authors or ads, or a preview: the build checks every page as before.
  */
 import { CONTENT_LOCALES, type Article } from '../../shared/types.ts';
-import { RELATED_COUNT, type SiteModel } from '../model/siteModel.ts';
+import { RELATED_COUNT, positionOf, type SiteModel } from '../model/siteModel.ts';
 import { planListing } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { buildWideInputs } from '../routes/articlePages.ts';
@@ -167,15 +167,15 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
   const listingsOf = (article: Article) => {
     const { subcategories, categories } = model.index.listsOf(article);
     const author = model.articlesByAuthor.get(article.author);
-    return { related: [...subcategories, ...categories], author };
+    return { subcategories, related: [...subcategories, ...categories], author };
   };
   const lookAround = (ids: readonly string[], at: number) => {
     for (let i = Math.max(0, at - RELATED_COUNT); i <= Math.min(ids.length - 1, at + RELATED_COUNT); i++) lookAt(ids[i]!);
   };
   for (const article of added) {
     articlePaths.add(urls.article(article.slug));
-    for (const ids of model.index.listsOf(article).subcategories) subcategoryLists.add(ids);
-    const { related, author } = listingsOf(article);
+    const { subcategories, related, author } = listingsOf(article);
+    for (const ids of subcategories) subcategoryLists.add(ids);
     for (const ids of [...related, ...(author ? [author] : [])]) {
       const at = ids.indexOf(article.id);
       if (at < 0) continue;
@@ -190,12 +190,6 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
   // one that lands among older ones there moves the cover of each newer one, on its page, on its neighbours' (their
   // related articles) and on the listing pages that hold it. Every article newer than it in any of its subcategories
   // counts as moved.
-  const places = new Map<readonly string[], Map<string, number>>();
-  const placeIn = (ids: readonly string[], id: string) => {
-    let place = places.get(ids);
-    if (!place) places.set(ids, (place = new Map(ids.map((other, i) => [other, i]))));
-    return place.get(id);
-  };
   const addedIds = new Set(added.map((article) => article.id));
   let coversMoved = false;
   for (const ids of subcategoryLists) {
@@ -208,8 +202,8 @@ export function planAdditions(model: SiteModel, previous: BuildManifest, key: st
       lookAt(id);
       const { related, author } = listingsOf(model.byId.get(id)!);
       for (const list of [...related, ...(author ? [author] : [])]) {
-        const at = placeIn(list, id);
-        if (at === undefined) continue;
+        const at = positionOf(list, id);
+        if (at < 0) continue;
         movedIn.set(list, Math.max(movedIn.get(list) ?? 0, at));
         if (list !== author) lookAround(list, at);
       }

@@ -173,9 +173,9 @@ function pickOne(candidate: string, self: string, picked: string[], count: numbe
 }
 
 /** Where each article stands in a listing, built once per listing (a model's listings are never changed once made). */
-const positions = new WeakMap<string[], Map<string, number>>();
+const positions = new WeakMap<readonly string[], Map<string, number>>();
 /** How many times a listing was searched before its positions were built. */
-const searched = new WeakMap<string[], number>();
+const searched = new WeakMap<readonly string[], number>();
 /**
  * Searches a listing this many times before building its positions: a rebuild after a few new articles asks for the
  * places of a few hundred articles, mostly near the front of listings of up to 100,000 (build/additions.ts), where a
@@ -183,7 +183,7 @@ const searched = new WeakMap<string[], number>();
  */
 const SEARCHES_BEFORE_MAP = 256;
 
-function positionOf(ids: string[], id: string): number {
+export function positionOf(ids: readonly string[], id: string): number {
   let map = positions.get(ids);
   if (!map) {
     const times = searched.get(ids) ?? 0;

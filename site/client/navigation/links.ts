@@ -31,7 +31,10 @@ export function pageDataUrl(path: string): string {
   return `/page-data/${trimmed === '' ? 'index' : trimmed}/page-data.json`;
 }
 
-/** The error pages' HTML files (their paths answer with their status, the files with 200). */
+/**
+ * The error pages' HTML files (their paths answer with their status, the files with 200): the build's SPECIAL_FILES
+ * (site/pages/types.ts), written out here because that module's types would take the build's into the client's project.
+ */
 const ERROR_DOCUMENTS: Record<string, string> = { '/404': '/404.html', '/500': '/500.html' };
 
 /** The address of a page's HTML document on this site: the page's own path, but for the error pages. */
