@@ -28,7 +28,7 @@ import { urls } from '../model/urls.ts';
 import type { PageSpec } from '../pages/types.ts';
 import { adsFor, announceNewTab, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
-import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, serializeManifest, type BuildManifest } from './buildCache.ts';
+import { MANIFEST_FILE, ManifestMaker, digest, feltCodeVersion, type BuildManifest } from './buildCache.ts';
 import { readManifestAhead, servedManifest, type ManifestAhead } from './manifestAhead.ts';
 import { assembleRelease, openRelease, type Assembled } from './commit.ts';
 import { planAdditions, planKey, recordedArticles, type AdditionPlan } from './additions.ts';
@@ -366,7 +366,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   maker.finishPages();
   // An incremental build's manifest records what differs from the served release, for the next build (commit.ts).
   if (reuse && layout?.current) manifest.delta = { from: path.basename(layout.current), ...maker.delta() };
-  const manifestText = serializeManifest(manifest);
+  const manifestText = maker.serialize();
   await pages.finishing;
   if (target.layout) crashPoint('pages-written');
   // The manifest goes last: until it is in place, the previous one describes the output. A full build's staging

@@ -96,20 +96,23 @@ interface ManifestHead {
  * of a 100,000-article site: one split reads them, where JSON had to escape every separator, and the inputs share
  * the pages' paths.
  */
-export function serializeManifest(manifest: BuildManifest): string {
+export function serializeManifest(manifest: BuildManifest, columns?: PageColumnTexts): string {
   const recorded = [...manifest.articles];
   // Pushed one by one: spread into push() passes each field as an argument, past the stack's limit at 100,000.
   const fields: string[] = [];
   for (const page of manifest.pages.keys()) fields.push(page);
   for (const key of manifest.pages.values()) fields.push(key);
   for (const page of manifest.pages.keys()) fields.push(manifest.inputs.get(page) ?? '');
+  const pageCount = manifest.pages.size + (columns?.count ?? 0);
+  // A cold build's pages come as their three runs, already joined (PageColumns); the maps are empty then.
+  const pageRuns = columns?.count ? [columns.paths, columns.keys, columns.inputs] : [];
   for (const file of manifest.others.keys()) fields.push(file);
   for (const value of manifest.others.values()) fields.push(value);
-  const fieldText = fields.join(SEPARATOR);
+  const fieldText = [...pageRuns, ...(fields.length ? [fields.join(SEPARATOR)] : [])].join(SEPARATOR);
   const head: ManifestHead = {
     version: manifest.version,
     templateKey: manifest.templateKey,
-    pages: manifest.pages.size,
+    pages: pageCount,
     others: manifest.others.size,
     fields: fieldText.length,
     articles: Object.fromEntries(recorded.map(([locale, { count, slugs, tokens }]) => [locale, { count, slugs: slugs.length, tokens: tokens.length }])),
@@ -117,6 +120,51 @@ export function serializeManifest(manifest: BuildManifest): string {
     ...(manifest.delta ? { delta: manifest.delta } : {}),
   };
   return `${JSON.stringify(head)}\n${fieldText}${recorded.map(([, { slugs, tokens }]) => slugs + tokens).join('')}${END}`;
+}
+
+/** A cold build's page rows as the manifest file writes them: the paths, the keys and the inputs, each run joined by NUL. */
+export interface PageColumnTexts {
+  count: number;
+  paths: string;
+  keys: string;
+  inputs: string;
+}
+
+/** Rows joined into one text at a time: a block's strings go to the collector as one. */
+const COLUMN_BLOCK = 4096;
+
+/**
+ * A cold build's page rows, kept as the manifest file writes them. A cold build never looks a page up, so it needs
+ * no maps: the pages and inputs maps held 302 B a page at 50,000 articles (a heap snapshot, README "Memory as the site
+ * grows"), three short texts a page joined into runs hold about a third of that.
+ */
+class PageColumns {
+  count = 0;
+  private readonly joined = { paths: [] as string[], keys: [] as string[], inputs: [] as string[] };
+  private block = { paths: [] as string[], keys: [] as string[], inputs: [] as string[] };
+
+  add(path: string, key: string, inputs: string | undefined): void {
+    this.block.paths.push(path);
+    this.block.keys.push(key);
+    this.block.inputs.push(inputs ?? '');
+    this.count++;
+    if (this.block.paths.length === COLUMN_BLOCK) this.seal();
+  }
+
+  texts(): PageColumnTexts {
+    this.seal();
+    const { paths, keys, inputs } = this.joined;
+    return { count: this.count, paths: paths.join(SEPARATOR), keys: keys.join(SEPARATOR), inputs: inputs.join(SEPARATOR) };
+  }
+
+  private seal(): void {
+    if (this.block.paths.length === 0) return;
+    const { block, joined } = this;
+    joined.paths.push(block.paths.join(SEPARATOR));
+    joined.keys.push(block.keys.join(SEPARATOR));
+    joined.inputs.push(block.inputs.join(SEPARATOR));
+    this.block = { paths: [], keys: [], inputs: [] };
+  }
 }
 
 export function readManifest(outDir: string): BuildManifest | undefined {
@@ -187,6 +235,8 @@ export class ManifestMaker {
   private readonly tracking: boolean;
   private finished = false;
   private keepsUnseen = false;
+  /** A cold build's pages (nothing to compare with): kept as the file writes them, not in the manifest's maps. */
+  private readonly columns?: PageColumns;
 
   constructor(templateKey: string, previous?: BuildManifest) {
     this.manifest = newManifest(templateKey);
@@ -196,7 +246,15 @@ export class ManifestMaker {
     if (previous) {
       this.manifest.pages = previous.pages;
       this.manifest.inputs = previous.inputs;
+    } else {
+      this.columns = new PageColumns();
     }
+  }
+
+  /** The manifest as written (serializeManifest), a cold build's pages included. */
+  serialize(): string {
+    this.finishPages();
+    return serializeManifest(this.manifest, this.columns?.texts());
   }
 
   /**
@@ -211,18 +269,23 @@ export class ManifestMaker {
     return true;
   }
 
-  /** Sets a page's key and inputs (none: the page has none); returns the key it had before, if any. */
+  /**
+   * Sets a page's key and inputs (none: the page has none); returns the key it had before, if any. A cold build's
+   * pages are new and set once each (the route check refuses two of one path): they are only written down.
+   */
   setPage(path: string, key: string, inputs?: string): string | undefined {
+    if (this.columns) {
+      this.columns.add(path, key, inputs);
+      return undefined;
+    }
     const { pages } = this.manifest;
     const before = pages.get(path);
     pages.set(path, key);
     if (inputs !== undefined) this.manifest.inputs.set(path, inputs);
-    else if (this.tracking) this.manifest.inputs.delete(path);
-    if (this.tracking) {
-      if (before !== undefined) this.kept.pages++;
-      if (before !== key) this.noted.pages.push(path);
-      this.seen.push(path);
-    }
+    else this.manifest.inputs.delete(path);
+    if (before !== undefined) this.kept.pages++;
+    if (before !== key) this.noted.pages.push(path);
+    this.seen.push(path);
     return before;
   }
 

@@ -8,7 +8,7 @@ import { DEFAULT_UI, createTranslator, type Messages, type Translator } from '..
 import type { Article, Author, ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
 import { CONTENT_LOCALES } from '../../shared/types.ts';
 import { buildCategoryIndex, type CategoryIndex } from './categoryIndex.ts';
-import { summarize, type ArticleSummary } from './summaries.ts';
+import { createSummarizer, type ArticleSummary } from './summaries.ts';
 import type { ProviderPicture } from '../pictures/providerPictures.ts';
 import { coverVariant, coverVariants, ownCover, subcategoryCover, type DrawnCover } from '../pictures/drawnCovers.ts';
 
@@ -65,13 +65,14 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const coverOf = drawnCovers(index, coverVariants(content.settings.home.pageSize));
   // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
   const made = new Map<string, ArticleSummary>();
+  const summarize = createSummarizer(authorSlugs, translator.pick);
   const summaries = {
     get(id: string): ArticleSummary | undefined {
       let summary = made.get(id);
       const article = summary ? undefined : byId.get(id);
       if (article) {
         const cover = pictures.has(article.slug) ? undefined : coverOf(article).path;
-        made.set(id, (summary = summarize(article, index.placementsOf(article), authorSlugs, translator.pick, cover)));
+        made.set(id, (summary = summarize(article, index.placementsOf(article), cover)));
       }
       return summary;
     },

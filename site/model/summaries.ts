@@ -24,28 +24,40 @@ export interface ArticleSummary {
   cover?: string;
 }
 
-export function summarize(
-  article: Article,
-  placements: readonly Placement[],
-  authorSlugs: Map<string, string>,
-  pick: (value: CategoryNode['title']) => string,
-  /** The drawn cover's address; none when the article has a provider picture. */
-  cover: string | undefined,
-): ArticleSummary {
-  const first = placements[0];
-  return {
-    slug: article.slug,
-    title: article.title,
-    description: article.description,
-    author: article.author,
-    authorSlug: authorSlugs.get(article.author) ?? slugify(article.author),
-    date: article.date,
-    updated: article.updated,
-    // Minutes, not words: an edit that leaves the reading time alone leaves every listing unchanged.
-    minutes: readingMinutes(article.words),
-    category: first ? { title: pick(first.category.title), href: urls.category(first.category.slug) } : undefined,
-    // Absent outside a preview, so production page data stays as it was.
-    ...(article.draft ? { draft: article.draft } : {}),
-    ...(cover === undefined ? {} : { cover }),
+/**
+ * Makes summaries for one model. Every summary of a category's articles shows
+ * the same link to it, so each category's is one object, made once: a new
+ * object and href string a summary were about 80 B an article for the whole
+ * build (bench/memory.mjs, README "Memory as the site grows").
+ */
+export function createSummarizer(authorSlugs: ReadonlyMap<string, string>, pick: (value: CategoryNode['title']) => string) {
+  const categoryLinks = new Map<CategoryNode, NonNullable<ArticleSummary['category']>>();
+  const categoryLink = (category: CategoryNode) => {
+    let link = categoryLinks.get(category);
+    if (!link) categoryLinks.set(category, (link = { title: pick(category.title), href: urls.category(category.slug) }));
+    return link;
+  };
+  return function summarize(
+    article: Article,
+    placements: readonly Placement[],
+    /** The drawn cover's address; none when the article has a provider picture. */
+    cover: string | undefined,
+  ): ArticleSummary {
+    const first = placements[0];
+    return {
+      slug: article.slug,
+      title: article.title,
+      description: article.description,
+      author: article.author,
+      authorSlug: authorSlugs.get(article.author) ?? slugify(article.author),
+      date: article.date,
+      updated: article.updated,
+      // Minutes, not words: an edit that leaves the reading time alone leaves every listing unchanged.
+      minutes: readingMinutes(article.words),
+      category: first ? categoryLink(first.category) : undefined,
+      // Absent outside a preview, so production page data stays as it was.
+      ...(article.draft ? { draft: article.draft } : {}),
+      ...(cover === undefined ? {} : { cover }),
+    };
   };
 }

@@ -129,3 +129,52 @@ describe('a manifest of a large site', () => {
     expect(read.pages.get('/articles/a199999')).toBe('k199999');
   });
 });
+
+describe("a cold build's manifest", () => {
+  // A cold maker keeps its pages as the file's runs of text (PageColumns), not in maps: what it writes must read back
+  // as the maps a map-keeping manifest of the same pages writes, across blocks of rows and with no pages at all.
+  const coldAndMapped = (pageCount: number) => {
+    const cold = new ManifestMaker('template');
+    const mapped = newManifest('template');
+    for (let i = 0; i < pageCount; i++) {
+      const page = i === 0 ? '/' : `/articles/a${i}`;
+      const input = i % 3 === 0 ? undefined : `i${i}`;
+      cold.setPage(page, `k${i}`, input);
+      mapped.pages.set(page, `k${i}`);
+      if (input !== undefined) mapped.inputs.set(page, input);
+    }
+    for (const [file, version] of [
+      ['sw.js', 'h0'],
+      ['static/odd name.txt', 'h1'],
+    ]) {
+      cold.setOther(file!, version!);
+      mapped.others.set(file!, version!);
+    }
+    cold.manifest.planKey = mapped.planKey = 'plan';
+    return { cold, mapped };
+  };
+
+  it.each([0, 1, 4095, 4096, 4097, 10_000])('reads back as the same pages, inputs and files at %i pages', async (pageCount) => {
+    const { cold, mapped } = coldAndMapped(pageCount);
+    const release = await tempDir();
+    mkdirSync(path.join(release, '.felt'));
+    const text = cold.serialize();
+    expect(text).toBe(serializeManifest(mapped));
+    writeFileSync(path.join(release, MANIFEST_FILE), text);
+    const read = readManifest(release)!;
+    expect(read.pages).toEqual(mapped.pages);
+    expect(read.inputs).toEqual(mapped.inputs);
+    expect(read.others).toEqual(mapped.others);
+    // The maker's own maps stay empty: a cold build never looks a page up.
+    expect(cold.manifest.pages.size).toBe(0);
+  });
+
+  it('with no other files', () => {
+    const cold = new ManifestMaker('template');
+    const mapped = newManifest('template');
+    cold.setPage('/a', 'k', 'i');
+    mapped.pages.set('/a', 'k');
+    mapped.inputs.set('/a', 'i');
+    expect(cold.serialize()).toBe(serializeManifest(mapped));
+  });
+});
