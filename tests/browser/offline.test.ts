@@ -24,8 +24,8 @@ afterAll(async () => {
 
 const ARTICLE = '/articles/bankroll-management-bet-sizing';
 
-/** The home page opened once the worker controls it, then the article reached by a link and kept by the worker. */
-async function followToArticleUnderWorker(context: BrowserContext, url: string): Promise<Page> {
+/** The home page, opened until the worker controls it. */
+async function homeUnderWorker(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(url + '/');
   await waitForRuntime(page);
@@ -34,6 +34,12 @@ async function followToArticleUnderWorker(context: BrowserContext, url: string):
     await page.reload();
     await waitForRuntime(page);
   });
+  return page;
+}
+
+/** The home page opened once the worker controls it, then the article reached by a link and kept by the worker. */
+async function followToArticleUnderWorker(context: BrowserContext, url: string): Promise<Page> {
+  const page = await homeUnderWorker(context, url);
   await page.click(`main a[href="${ARTICLE}"] >> nth=0`);
   await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'article');
   await until(() => page.evaluate((path) => caches.match(path).then((hit) => hit !== undefined), ARTICLE), 'the article in the cache');
@@ -42,11 +48,13 @@ async function followToArticleUnderWorker(context: BrowserContext, url: string):
 
 /**
  * A host in front of felt serve on another loopback port, for a test to close (offline) without closing the site;
- * `redirectFolders`: answer /articles/x with a 301 to /articles/x/, as a Cloud Storage bucket does.
+ * `redirectFolders`: answer /articles/x with a 301 to /articles/x/, as a Cloud Storage bucket does; `asked`: each
+ * request's method and path, in the order they came.
  */
-async function frontOf(siteUrl: string, redirectFolders: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+async function frontOf(siteUrl: string, redirectFolders: boolean, asked?: string[]): Promise<{ url: string; close: () => Promise<void> }> {
   const front = createServer((request, response) => {
     const address = new URL(request.url ?? '/', 'http://front');
+    asked?.push(`${request.method} ${address.pathname}`);
     if (redirectFolders && /^\/articles\/[^/.]+$/.test(address.pathname)) {
       response.writeHead(301, { Location: `${address.pathname}/${address.search}` }).end();
       return;
@@ -178,6 +186,41 @@ describe('service worker', () => {
       await page.close();
     } finally {
       await close().catch(() => undefined);
+      await browser.close();
+    }
+  });
+
+  it('asks the host once for each file of a page reached by a link, a page missing or written with a slash at its end', async () => {
+    const asked: string[] = [];
+    const { url, close } = await frontOf(site.url, false, asked);
+    const browser = await launchChromium();
+    try {
+      const page = await homeUnderWorker(browser.context, url);
+      const follow = async (href: string, kind: string) => {
+        await page.evaluate((target) => {
+          const link = Object.assign(document.createElement('a'), { href: target, textContent: target });
+          document.getElementById('main')!.append(link);
+          link.click();
+        }, href);
+        await page.waitForFunction((wanted) => document.getElementById('main')?.dataset.kind === wanted, kind);
+      };
+      await follow('/authors/', 'authors');
+      await follow('/no-such-page', 'notFound');
+      // The worker keeps the files the router read (the page data and the document, the 404 page's for a missing
+      // one) once the page is on screen: by then they are in its cache, and what it would fetch again it fetches at once.
+      await until(() => page.evaluate(() => caches.match('/404.html').then((hit) => hit !== undefined)), 'the 404 page in the cache');
+      await page.waitForTimeout(1000);
+      const count = (line: string) => asked.filter((one) => one === line).length;
+      expect(count('GET /authors') + count('GET /authors/')).toBe(1);
+      expect(count('GET /page-data/authors/page-data.json')).toBe(1);
+      // A missing page: its document and data asked once each (a 404 each), then the HEAD that confirms it.
+      expect(count('GET /no-such-page')).toBe(1);
+      expect(count('GET /page-data/no-such-page/page-data.json')).toBe(1);
+      expect(count('HEAD /no-such-page')).toBe(1);
+      expect(count('GET /404.html')).toBe(1);
+      await page.close();
+    } finally {
+      await close();
       await browser.close();
     }
   });

@@ -30,6 +30,8 @@ export interface LoadedPage {
   data: PageData;
   main: Element;
   head: Element[];
+  /** The addresses it was read from, its page data's and its document's: what the service worker keeps for it. */
+  files: string[];
 }
 
 export type PageLoad = { type: 'page' | 'notFound' | 'serverError'; page: LoadedPage } | { type: 'full' };
@@ -93,14 +95,14 @@ function documentReader(address: string): (response: Response) => Promise<string
  */
 export async function fetchPage(path: string, init: RequestInit = {}): Promise<Fetched<LoadedPage>> {
   const address = documentUrl(path);
-  const [data, document] = await Promise.all([
-    fetchWithRetries(pageDataUrl(path), init, readPageData),
-    fetchWithRetries(address, init, documentReader(address)),
-  ]);
+  const dataAddress = pageDataUrl(path);
+  const [data, document] = await Promise.all([fetchWithRetries(dataAddress, init, readPageData), fetchWithRetries(address, init, documentReader(address))]);
   if (data.status !== 'ok') return data;
   // A document refused by its reader comes back 'missing': beside good page data, that too is a failure.
   const parts = document.status === 'ok' ? pageParts(document.value) : undefined;
-  return parts && samePage(data.value, parts) ? { status: 'ok', value: { data: data.value, main: parts.main, head: parts.head } } : { status: 'failed' };
+  return parts && samePage(data.value, parts)
+    ? { status: 'ok', value: { data: data.value, main: parts.main, head: parts.head, files: [dataAddress, address] } }
+    : { status: 'failed' };
 }
 
 /**

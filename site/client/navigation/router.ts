@@ -11,7 +11,7 @@ import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.
 import { rememberPage } from '../runtime/serviceWorker.ts';
 import { deployedBuild, shouldReloadFor } from './buildHash.ts';
 import { swapHead } from './head.ts';
-import { documentUrl, pagePath, pageUrlOf, pageDataUrl } from './links.ts';
+import { pagePath, pageUrlOf } from './links.ts';
 import { announcedName, Notices } from './notices.ts';
 import type { LoadedPage, PageLoader } from './pageData.ts';
 import { followedLink, refocusFollowed, rememberFollowed, type FollowedLink } from './returnFocus.ts';
@@ -86,7 +86,7 @@ export class Router {
       this.current = path;
       this.currentSearch = url.search;
       this.scroll.apply(mode, url.hash);
-      this.afterRender(url, mode);
+      this.afterRender(load.page, mode);
     } catch (error) {
       if (error instanceof MissingChunkError) console.error(error.message);
       else if (!(error instanceof ChunkLoadError)) console.error(error);
@@ -110,7 +110,7 @@ export class Router {
     this.renders++;
   }
 
-  private afterRender(url: URL, mode: 'push' | 'pop'): void {
+  private afterRender(page: LoadedPage, mode: 'push' | 'pop'): void {
     const main = document.getElementById('main')!;
     // Emoji decorate a heading; "Navigated to 💰 Betting Strategies" would be read out as "money bag".
     const heading = plainName(main.querySelector('h1')?.textContent ?? '');
@@ -118,7 +118,8 @@ export class Router {
     if (mode === 'push' || !refocusFollowed()) main.focus({ preventScroll: true });
     this.notices.announce(format(this.options.data.nav.announce, { title: announcedName(heading, document.title) }));
     this.options.onRendered?.(main);
-    if (navigator.serviceWorker?.controller) rememberPage([documentUrl(pagePath(url)), pageDataUrl(pagePath(url))]);
+    // The files the page was read from: for a missing page the 404 page's, not the address that answered 404.
+    if (navigator.serviceWorker?.controller) rememberPage(page.files);
   }
 }
 

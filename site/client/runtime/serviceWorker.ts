@@ -21,13 +21,20 @@ export function registerServiceWorker(): void {
   );
 }
 
-/** Asks the worker to keep this page and everything it loaded from this site. */
-export function rememberPage(extra: string[] = []): void {
-  const resources = performance
-    .getEntriesByType('resource')
+/**
+ * Asks the worker to keep this page and everything it loaded from this site. `pageFiles`: what the router read a
+ * page it rendered from (its page data and its document, pageData.ts), in place of the address the browser loaded:
+ * the router may have shown another page there (the 404 page), or read it at the other form of the address (without
+ * the slash at its end), which the worker would fetch again.
+ */
+export function rememberPage(pageFiles?: string[]): void {
+  const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    // Not what answered with an error (the document of a missing page the router asked for, then its HEAD):
+    // the worker would only ask for it again. responseStatus is newer than the rest (Chrome 109, Firefox 111).
+    .filter((entry) => !(entry.responseStatus >= 400))
     .map((entry) => entry.name)
     .filter((name) => name.startsWith(location.origin) && !name.includes('/__') && !name.endsWith('/app-data.json'));
-  const urls = [location.pathname, ...resources, ...extra];
+  const urls = [...(pageFiles ?? [location.pathname]), ...resources];
   // The first visit: the worker is active but does not control the page yet.
   const controller = navigator.serviceWorker?.controller;
   if (controller) controller.postMessage({ type: 'felt-cache', urls });

@@ -86,9 +86,11 @@ async function networkFirst(request: Request): Promise<Response> {
 /** Keeps what a page used (sent by the page), fetching what is not kept yet. */
 async function keep(urls: string[]): Promise<void> {
   const cache = await caches.open(CACHE);
+  // One fetch an address, however the page wrote it ("/x" and "https://site/x").
+  const addresses = new Set(urls.map((href) => new URL(href, worker.location.origin).href));
   await Promise.all(
-    [...new Set(urls)].map(async (href) => {
-      const url = new URL(href, worker.location.origin);
+    [...addresses].map(async (href) => {
+      const url = new URL(href);
       if (url.origin !== worker.location.origin || NEVER.test(url.pathname) || (await cache.match(url.href))) return;
       const response = await fetch(url.href, { credentials: 'same-origin' }).catch(() => undefined);
       if (response?.ok) await store(cache, url.href, response);
