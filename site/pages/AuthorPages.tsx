@@ -24,7 +24,7 @@ export function AuthorsPage({ authors }: AuthorsProps) {
             <span className="avatar" aria-hidden="true">
               {initials(author.name)}
             </span>
-            <div>
+            <div className="author-text">
               <h2 className="author-name">
                 <a href={author.href}>{author.name}</a>
               </h2>

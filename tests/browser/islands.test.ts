@@ -486,15 +486,33 @@ describe('keyboard focus', () => {
 });
 
 describe('tap targets on a phone', () => {
-  it.each(['/', '/betting-strategies', ARTICLE])(
-    "the trail, the topics, the home tiles' 'All articles' and the footer links of %s are 44 px tall at 375 px, none overlapping another",
+  // Links in running text (the article's body, the sponsored line, "By <author>") are left their text's height, as
+  // WCAG 2.5.8 allows; every link that stands on its own is a finger's height.
+  const STANDING_LINKS = [
+    '.breadcrumbs a',
+    '.topics a',
+    '.tile-more',
+    '.tile-title a',
+    '.card-kicker',
+    '.card-meta a',
+    '.toc a',
+    '.author-box-name a',
+    '.translations a',
+    '.author-name a',
+    '.site-footer a',
+  ].join(', ');
+
+  it.each(['/', '/betting-strategies', ARTICLE, '/authors'])(
+    'the links of %s that stand on their own (trail, topics, tiles, cards, contents, authors, footer) are 44 px tall at 375 px, none overlapping another',
     async (pagePath) => {
       const page = await open(site, pagePath, 375);
-      const boxes = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLElement>('.breadcrumbs a, .topics a, .tile-more, .site-footer a')].map((a) => {
-          const { left, top, right, bottom } = a.getBoundingClientRect();
-          return { text: (a.textContent ?? '').trim().slice(0, 30), left, top: top + scrollY, right, bottom: bottom + scrollY };
-        }),
+      const boxes = await page.evaluate(
+        (selector) =>
+          [...document.querySelectorAll<HTMLElement>(selector)].map((a) => {
+            const { left, top, right, bottom } = a.getBoundingClientRect();
+            return { text: (a.textContent ?? '').trim().slice(0, 30), left, top: top + scrollY, right, bottom: bottom + scrollY };
+          }),
+        STANDING_LINKS,
       );
       expect(boxes.length).toBeGreaterThan(15);
       const small = boxes.filter((b) => b.bottom - b.top < 44).map((b) => `${b.text}: ${Math.round(b.bottom - b.top)} px`);
@@ -508,4 +526,27 @@ describe('tap targets on a phone', () => {
       await page.close();
     },
   );
+});
+
+describe('the authors page', () => {
+  it.each([
+    [375, 3],
+    [1280, Infinity],
+  ])('at %i px shows at most %s lines of each biography, the whole text still in the page', async (width, lines) => {
+    const page = await open(site, '/authors', width);
+    const bios = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.author-bio')].map((bio) => ({
+        shownLines: Math.round(bio.clientHeight / parseFloat(getComputedStyle(bio).lineHeight)),
+        wholeLines: Math.round(bio.scrollHeight / parseFloat(getComputedStyle(bio).lineHeight)),
+        text: bio.textContent ?? '',
+      })),
+    );
+    expect(bios.length).toBeGreaterThan(40);
+    // On a phone the long ones are cut short on screen; the text a screen reader reads is whole.
+    expect(bios.filter((bio) => bio.shownLines > lines)).toEqual([]);
+    if (width === 375) expect(bios.filter((bio) => bio.wholeLines > 3).length).toBeGreaterThan(20);
+    else expect(bios.filter((bio) => bio.wholeLines !== bio.shownLines)).toEqual([]);
+    expect(bios.every((bio) => bio.text.length > 100)).toBe(true);
+    await page.close();
+  });
 });
