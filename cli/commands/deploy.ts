@@ -1,11 +1,13 @@
 /** felt deploy: flags → DeployOptions → deploy(). */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
 import { addCommonFlags, finish, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
 
 interface Flags extends CommonFlags {
   bucket: string;
   dist: string;
+  /** --dist by the name `felt build` gives the same folder. */
+  out?: string;
   delete?: boolean;
   dryRun?: boolean;
   gzip: boolean;
@@ -21,6 +23,7 @@ export function registerDeploy(program: Command): void {
       .description('upload dist/ to a hosting bucket, changed files only')
       .requiredOption('--bucket <name>', 'the hosting bucket')
       .option('--dist <dir>', 'the built site', 'dist')
+      .addOption(new Option('--out <dir>').hideHelp())
       .option('--delete', 'remove objects that are no longer in dist/')
       .option('--max-delete <percent>', 'the most of the bucket --delete removes without --yes, in percent', '25')
       .option('--yes', 'delete more than --max-delete all the same')
@@ -36,7 +39,7 @@ export function registerDeploy(program: Command): void {
     const { deploy } = await import('../deploy.ts');
     const result = await deploy({
       contentDir: flags.content,
-      distDir: flags.dist,
+      distDir: flags.out ?? flags.dist,
       bucket: flags.bucket,
       delete: flags.delete,
       dryRun: flags.dryRun,

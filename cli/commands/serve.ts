@@ -12,9 +12,10 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('serve the built site on 127.0.0.1, as production would')
-    // --dist, as `felt deploy` names the built site; --dir still works.
+    // --dist, as `felt deploy` names the built site; --dir still works, and --out, as `felt build` names the same folder.
     .option('--dist <dir>', 'the built site', 'dist')
     .addOption(new Option('--dir <dir>').hideHelp())
+    .addOption(new Option('--out <dir>').hideHelp())
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--content <dir>', 'the content folder whose site.json lists the hosts of /__third-party-proxy', 'content')
     .addHelpText(
@@ -25,8 +26,8 @@ Examples:
   $ felt serve --port 3000
   $ felt serve --dist /tmp/site --port 0           another build, on any free port`,
     )
-    .action(async (flags: { dist: string; dir?: string; port: number; content: string }) => {
-      const dir = flags.dir ?? flags.dist;
+    .action(async (flags: { dist: string; dir?: string; out?: string; port: number; content: string }) => {
+      const dir = flags.out ?? flags.dir ?? flags.dist;
       // Loaded when serving, not with the CLI: a build never pays for the server's modules.
       const [{ createProxyRoute, readProxyAllowlist }, { startServer }] = await Promise.all([
         import('../../site/serve/proxy.ts'),

@@ -80,6 +80,10 @@ describe('felt command errors', () => {
     expect(printed.join('')).toMatch(/--slug SLUG \(repeatable\) or --all/);
     expect(await felt('deploy', '--bucket', 'site', '--dist', `${fixture.root}/missing`)).toBe(1);
     expect(printed.join('')).toMatch(/is missing or empty\. run felt build first/);
+    // The built site by the name `felt build --out` gives it, too.
+    printed.length = 0;
+    expect(await felt('deploy', '--bucket', 'site', '--out', `${fixture.root}/elsewhere`)).toBe(1);
+    expect(printed.join('')).toContain(`${fixture.root}/elsewhere is missing or empty. run felt build first`);
   });
 
   it('refuses a --date that is not a calendar date before asking the model anything', async () => {

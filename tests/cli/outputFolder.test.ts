@@ -133,3 +133,11 @@ describe('buildSite, called without the CLI (a script, a test)', () => {
     expect(existsSync(`${mine}.releases`)).toBe(false);
   }, 60_000);
 });
+
+describe('the built site by the name `felt build --out` gives it', () => {
+  it('is what felt serve --out serves: one line naming that folder when it holds no site', async () => {
+    const missing = path.join(await tempDir('felt-serve-out-'), 'site');
+    const line = oneLine(await runFelt(['serve', '--out', missing, '--port', '0'], { timeoutMs: 20_000 }));
+    expect(line).toBe(`felt: ${missing} holds no built site. run \`felt build\` first (or \`npm start\`, which builds and serves)`);
+  });
+});
