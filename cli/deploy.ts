@@ -35,6 +35,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import { isCompressible } from '../site/serve/compression.ts';
 import { cacheControlFor, contentTypeFor } from '../site/serve/headers.ts';
 import pLimit from 'p-limit';
+import { ERROR_PAGES } from '../shared/errorPages.ts';
 import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
@@ -120,7 +121,8 @@ interface LocalFile {
 
 /** What a folder's URL and a missing page should serve, from what dist/ holds. */
 function wantedPages(local: Map<string, LocalFile>): WebsitePages {
-  return { mainPageSuffix: 'index.html', ...(local.has('404.html') ? { notFoundPage: '404.html' } : {}) };
+  const notFound = ERROR_PAGES.notFound.file;
+  return { mainPageSuffix: 'index.html', ...(local.has(notFound) ? { notFoundPage: notFound } : {}) };
 }
 
 function describePages(pages: WebsitePages): string {

@@ -9,6 +9,7 @@ import type { PageInfo } from '../model/pagination.ts';
 import type { ArticleSummary } from '../model/summaries.ts';
 import type { Translation } from '../model/siteModel.ts';
 import type { SearchPageStrings } from '../islands/search/types.ts';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 
 export type PageKind = 'home' | 'category' | 'subcategory' | 'article' | 'authors' | 'author' | 'info' | 'sitemap' | 'notFound' | 'serverError' | 'search';
 
@@ -139,5 +140,5 @@ export type PageSpec = PageProps & {
   sponsored: { heading: string; links: string[] };
 };
 
-/** Extra files a route is also written to (404.html, 500.html). */
-export const SPECIAL_FILES: Partial<Record<PageKind, string>> = { notFound: '404.html', serverError: '500.html' };
+/** The files the error pages are written to in place of one made from their path (404.html, 500.html). */
+export const SPECIAL_FILES: Partial<Record<PageKind, string>> = { notFound: ERROR_PAGES.notFound.file, serverError: ERROR_PAGES.serverError.file };

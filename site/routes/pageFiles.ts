@@ -5,6 +5,7 @@
  */
 import { outputFileFor, pageDataPathFor } from '../model/urls.ts';
 import { SPECIAL_FILES, type PageKind, type PageSpec } from '../pages/types.ts';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 
 /** Its HTML and its page data, relative to the output folder. */
 export function pageOutputPaths(page: Pick<PageSpec, 'kind' | 'path'>): [string, string] {
@@ -12,7 +13,7 @@ export function pageOutputPaths(page: Pick<PageSpec, 'kind' | 'path'>): [string,
 }
 
 /** The error pages' paths (routes.ts, errorRoute): the only pages whose file name is not made from their path. */
-const SPECIAL_PATHS: Record<string, PageKind> = { '/404': 'notFound', '/500': 'serverError' };
+const SPECIAL_PATHS: Record<string, PageKind> = { [ERROR_PAGES.notFound.path]: 'notFound', [ERROR_PAGES.serverError.path]: 'serverError' };
 
 /** A page's files from its path alone, as a build manifest records pages. */
 export function pageOutputPathsOf(pagePath: string): [string, string] {

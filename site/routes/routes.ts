@@ -5,6 +5,7 @@
  */
 import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { plainName } from '../../shared/names.ts';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 import type { Crumb } from '../components/Breadcrumbs.tsx';
 import { subcategoryKey } from '../model/categoryIndex.ts';
 import type { SiteModel } from '../model/siteModel.ts';
@@ -467,7 +468,7 @@ function sitemapPage(model: SiteModel): Draft {
  * they carry no robots meta; they have no canonical URL and are not in the sitemap.
  */
 function errorRoute(model: SiteModel, kind: 'notFound' | 'serverError'): Route {
-  const path = kind === 'notFound' ? '/404' : '/500';
+  const path = ERROR_PAGES[kind].path;
   return { path, kind, owner: feltOwned(`the ${path.slice(1)} page`), draft: () => errorPage(model, kind, path) };
 }
 

@@ -11,6 +11,7 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { SECURITY_HEADERS, cacheControlFor, contentTypeFor } from './headers.ts';
 import { fileInside, resolveRequestPath } from './resolvePath.ts';
@@ -218,7 +219,7 @@ function streamFile(file: string, response: http.ServerResponse, part?: { start:
  */
 async function sendNotFound(root: string, request: http.IncomingMessage, response: http.ServerResponse, compressed: CompressionCache) {
   // Read at its real path, and only when that is inside the site: a link to a file outside would be every 404's body.
-  const found = await fileInside(root, path.join(root, '404.html'));
+  const found = await fileInside(root, path.join(root, ERROR_PAGES.notFound.file));
   const info = found?.info;
   const file = found?.real ?? '';
   const type = 'text/html; charset=utf-8';

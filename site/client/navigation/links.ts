@@ -1,4 +1,5 @@
 /** Which links the router takes over, and where a path's page data lives. */
+import { ERROR_PAGES } from '../../../shared/errorPages.ts';
 
 /** The same-origin page a click on this anchor opens, or undefined when the browser should handle it. */
 export function pageUrlOf(target: EventTarget | null): URL | undefined {
@@ -31,11 +32,8 @@ export function pageDataUrl(path: string): string {
   return `/page-data/${trimmed === '' ? 'index' : trimmed}/page-data.json`;
 }
 
-/**
- * The error pages' HTML files (their paths answer with their status, the files with 200): the build's SPECIAL_FILES
- * (site/pages/types.ts), written out here because that module's types would take the build's into the client's project.
- */
-const ERROR_DOCUMENTS: Record<string, string> = { '/404': '/404.html', '/500': '/500.html' };
+/** The error pages' HTML files, by their paths: the paths answer with their status, the files with 200. */
+const ERROR_DOCUMENTS: Record<string, string> = Object.fromEntries(Object.values(ERROR_PAGES).map((page) => [page.path, `/${page.file}`]));
 
 /** The address of a page's HTML document on this site: the page's own path, but for the error pages. */
 export function documentUrl(path: string): string {

@@ -12,6 +12,7 @@
  * and the service worker now keep one copy of a page whichever way it was
  * opened.
  */
+import { ERROR_PAGES } from '../../../shared/errorPages.ts';
 import { headTagsOf } from './head.ts';
 import { documentUrl, pageDataUrl } from './links.ts';
 
@@ -165,12 +166,12 @@ export class PageLoader {
         this.cache.set(path, fetched.value);
         return { type: 'page', page: fetched.value };
       case 'serverError':
-        return this.errorPage('/500', 'serverError');
+        return this.errorPage(ERROR_PAGES.serverError.path, 'serverError');
       case 'failed':
         return { type: 'full' };
       case 'missing': {
         const exists = await pageExists(path);
-        return exists === false ? this.errorPage('/404', 'notFound') : { type: 'full' };
+        return exists === false ? this.errorPage(ERROR_PAGES.notFound.path, 'notFound') : { type: 'full' };
       }
     }
   }
