@@ -18,6 +18,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { SOURCE_MD5, cacheControlOf } from '../../cli/deploy.ts';
 import { md5Base64 } from '../../cli/storage/checksum.ts';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
 import { isCompressible } from '../../site/serve/compression.ts';
 import { contentTypeFor } from '../../site/serve/headers.ts';
@@ -58,7 +59,7 @@ export async function runDeployScale(distDir: string, profileDir?: string): Prom
       });
       if (gzip) gcs.buckets.get(BUCKET)!.get(name)!.contentEncoding = 'gzip';
     }
-    gcs.websites.set(BUCKET, { mainPageSuffix: 'index.html', notFoundPage: '404.html' });
+    gcs.websites.set(BUCKET, { mainPageSuffix: 'index.html', notFoundPage: ERROR_PAGES.notFound.file });
     await mkdir(path.join(work, 'content'), { recursive: true });
     for (const file of ['site.json', 'categories.json', 'authors.json', 'ads.json'])
       await cp(path.join(ROOT, 'content', file), path.join(work, 'content', file));

@@ -23,7 +23,7 @@ export function registerDeploy(program: Command): void {
       .description('upload dist/ to a hosting bucket, changed files only')
       .requiredOption('--bucket <name>', 'the hosting bucket')
       .option('--dist <dir>', 'the built site', 'dist')
-      .addOption(new Option('--out <dir>').hideHelp())
+      .addOption(new Option('--out <dir>').hideHelp().conflicts('dist'))
       .option('--delete', 'remove objects that are no longer in dist/')
       .option('--max-delete <percent>', 'the most of the bucket --delete removes without --yes, in percent', '25')
       .option('--yes', 'delete more than --max-delete all the same')

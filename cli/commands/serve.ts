@@ -14,8 +14,8 @@ export function registerServe(program: Command): void {
     .description('serve the built site on 127.0.0.1, as production would')
     // --dist, as `felt deploy` names the built site; --dir still works, and --out, as `felt build` names the same folder.
     .option('--dist <dir>', 'the built site', 'dist')
-    .addOption(new Option('--dir <dir>').hideHelp())
-    .addOption(new Option('--out <dir>').hideHelp())
+    .addOption(new Option('--dir <dir>').hideHelp().conflicts(['dist', 'out']))
+    .addOption(new Option('--out <dir>').hideHelp().conflicts('dist'))
     .option('--port <port>', 'port to listen on (0 picks a free one)', parsePort, 8080)
     .option('--content <dir>', 'the content folder whose site.json lists the hosts of /__third-party-proxy', 'content')
     .addHelpText(

@@ -5,6 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { ERROR_PAGES } from '../../shared/errorPages.ts';
 
 export interface AuditPage {
   kind: 'home' | 'category' | 'subcategory' | 'article' | 'authors' | 'author' | 'sitemap' | '404';
@@ -44,6 +45,6 @@ export async function auditPages(dist: string): Promise<AuditPage[]> {
     { kind: 'authors', path: '/authors' },
     { kind: 'author', path: await firstPageIn(dist, 'authors') },
     { kind: 'sitemap', path: '/sitemap' },
-    { kind: '404', path: '/no-such-page', lighthousePath: '/404.html' },
+    { kind: '404', path: '/no-such-page', lighthousePath: `/${ERROR_PAGES.notFound.file}` },
   ];
 }

@@ -190,7 +190,7 @@ describe('service worker', () => {
     }
   });
 
-  it('asks the host once for each file of a page reached by a link, a page missing or written with a slash at its end', async () => {
+  it('asks the host once for each file of a page reached by a link (missing, or written with a slash at its end) or of a missing page loaded in full', async () => {
     const asked: string[] = [];
     const { url, close } = await frontOf(site.url, false, asked);
     const browser = await launchChromium();
@@ -218,6 +218,11 @@ describe('service worker', () => {
       expect(count('GET /page-data/no-such-page/page-data.json')).toBe(1);
       expect(count('HEAD /no-such-page')).toBe(1);
       expect(count('GET /404.html')).toBe(1);
+      // A missing address loaded in full: its 404 is not asked for again to be kept.
+      await page.goto(url + '/gone-too');
+      await waitForRuntime(page);
+      await page.waitForTimeout(1000);
+      expect(count('GET /gone-too')).toBe(1);
       await page.close();
     } finally {
       await close();

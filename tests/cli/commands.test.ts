@@ -84,6 +84,10 @@ describe('felt command errors', () => {
     printed.length = 0;
     expect(await felt('deploy', '--bucket', 'site', '--out', `${fixture.root}/elsewhere`)).toBe(1);
     expect(printed.join('')).toContain(`${fixture.root}/elsewhere is missing or empty. run felt build first`);
+    // Both names at once: which folder was meant is not guessed (with --delete, the wrong one would take the other's files off the bucket).
+    printed.length = 0;
+    expect(await felt('deploy', '--bucket', 'site', '--out', `${fixture.root}/a`, '--dist', `${fixture.root}/b`)).toBe(1);
+    expect(printed.join('')).toContain("option '--out <dir>' cannot be used with option '--dist <dir>'");
   });
 
   it('refuses a --date that is not a calendar date before asking the model anything', async () => {

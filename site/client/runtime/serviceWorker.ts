@@ -21,6 +21,12 @@ export function registerServiceWorker(): void {
   );
 }
 
+/** The address the browser loaded, unless it answered with an error (a missing page's 404): asked again, it would only be that again. */
+function thisDocument(): string[] {
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return navigation && navigation.responseStatus >= 400 ? [] : [location.pathname];
+}
+
 /**
  * Asks the worker to keep this page and everything it loaded from this site. `pageFiles`: what the router read a
  * page it rendered from (its page data and its document, pageData.ts), in place of the address the browser loaded:
@@ -34,7 +40,7 @@ export function rememberPage(pageFiles?: string[]): void {
     .filter((entry) => !(entry.responseStatus >= 400))
     .map((entry) => entry.name)
     .filter((name) => name.startsWith(location.origin) && !name.includes('/__') && !name.endsWith('/app-data.json'));
-  const urls = [...(pageFiles ?? [location.pathname]), ...resources];
+  const urls = [...(pageFiles ?? thisDocument()), ...resources];
   // The first visit: the worker is active but does not control the page yet.
   const controller = navigator.serviceWorker?.controller;
   if (controller) controller.postMessage({ type: 'felt-cache', urls });

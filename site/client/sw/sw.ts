@@ -83,11 +83,20 @@ async function networkFirst(request: Request): Promise<Response> {
   }
 }
 
+/** The address in full, on this site's origin when relative; none when it is no address. */
+function absoluteAddress(href: string): string | undefined {
+  try {
+    return new URL(href, worker.location.origin).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Keeps what a page used (sent by the page), fetching what is not kept yet. */
 async function keep(urls: string[]): Promise<void> {
   const cache = await caches.open(CACHE);
-  // One fetch an address, however the page wrote it ("/x" and "https://site/x").
-  const addresses = new Set(urls.map((href) => new URL(href, worker.location.origin).href));
+  // One fetch an address, however the page wrote it ("/x" and "https://site/x"); one that is no address is left out.
+  const addresses = new Set(urls.flatMap((href) => absoluteAddress(href) ?? []));
   await Promise.all(
     [...addresses].map(async (href) => {
       const url = new URL(href);
