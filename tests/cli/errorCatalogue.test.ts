@@ -8,7 +8,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
@@ -18,6 +17,7 @@ import { environmentError } from '../../shared/stageErrors.ts';
 import { writingSite } from '../../site/build/stages.ts';
 import { deserializeError, serializeError } from '../../site/build/workerErrors.ts';
 import { makeFixture } from '../helpers/fixtureSite.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 describe('the catalogue', () => {
@@ -113,8 +113,8 @@ async function echoingStorage(): Promise<{ url: string; close(): Promise<void> }
     const said = `Invalid credentials ${request.headers.authorization ?? '(none)'} for ${request.url}`;
     response.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { code: 401, message: said } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 describe('secrets in a cause', () => {

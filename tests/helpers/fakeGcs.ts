@@ -15,9 +15,9 @@ import { buffer } from 'node:stream/consumers';
 import { gunzipSync } from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CRC32C } from '@google-cloud/storage';
 import { compareNames } from '../../cli/storage/nameRanges.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 
 export type RequestKind =
   | 'bucket.list'
@@ -350,8 +350,8 @@ export async function startFakeGcs(): Promise<FakeGcs> {
   // it kept none, and every request of the client opened a connection of its own (101 for a 98-file deploy). Google's
   // front ends keep them far longer; 5 s (Node's default) lets the client reuse them, as it does against GCS.
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port, close } = await listenOnLoopback(server);
+  base = `http://127.0.0.1:${port}`;
   return Object.assign(fake, {
     url: base,
     log,
@@ -367,11 +367,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
       if (!buckets.has(bucket)) buckets.set(bucket, new Map());
       store(bucket, name, Buffer.from(data), meta);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   } satisfies FakeGcs);
 }
 

@@ -12,7 +12,6 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { createHandler, startServer, type RunningServer } from '../../site/serve
 import { XSS_VECTORS } from '../fixtures/security/xssVectors.ts';
 import { tempDir } from '../site/helpers.ts';
 import { launchChromium, type Browser } from '../support/chromium.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 import { articleSlug, authorSlug, GROUP, listFiles, makeXssContent, TOPIC_CATEGORY, topicSlug } from './support/xssSite.ts';
 import { auditDom, installTrap, watchDialogs, type Hit } from './support/trap.ts';
 
@@ -43,15 +43,8 @@ async function serveWithoutCsp(root: string) {
       name.toLowerCase() === 'content-security-policy' ? response : setHeader(name, value);
     void handler(request, response);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 beforeAll(async () => {

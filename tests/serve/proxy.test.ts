@@ -5,17 +5,18 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxyRoute, PROXY_PATH, readProxyAllowlist, type ProxyOptions } from '../../site/serve/proxy.ts';
 import { isBlockedAddress } from '../../site/serve/proxyAddress.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
+import { closedLoopbackPort, listenOnLoopback } from '../support/loopback.ts';
 
 let root: string;
-let upstream: http.Server;
 let upstreamPort: number;
+let closeUpstream: () => Promise<void>;
 const servers: RunningServer[] = [];
 
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
   await writeFile(path.join(root, 'index.html'), '<!doctype html><title>x</title>');
   await writeFile(path.join(root, 'sw.js'), 'self.addEventListener("fetch", () => {});');
   // The "third party": a script, redirects, a big answer and a slow one.
-  upstream = http.createServer((request, response) => {
+  const upstream = http.createServer((request, response) => {
     const url = new URL(request.url!, 'http://x');
     if (url.pathname === '/script.js') return response.writeHead(200, { 'Content-Type': 'text/javascript', 'Set-Cookie': 'a=b' }).end('console.log(1)');
     if (url.pathname === '/redirect') return response.writeHead(302, { Location: url.searchParams.get('to')! }).end();
@@ -44,14 +45,12 @@ beforeAll(async () => {
     if (url.pathname === '/slow') return setTimeout(() => response.writeHead(200).end('late'), 2000);
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  upstreamPort = (upstream.address() as AddressInfo).port;
+  ({ port: upstreamPort, close: closeUpstream } = await listenOnLoopback(upstream));
 });
 
 afterAll(async () => {
   for (const server of servers) await server.close();
-  upstream.closeAllConnections();
-  await new Promise((resolve) => upstream.close(resolve));
+  await closeUpstream();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -193,10 +192,7 @@ describe('third-party proxy', () => {
     const off = await proxied(standard, `http://good.test:${upstreamPort}/script.js`);
     expect([off.status, await off.text()]).toEqual([403, 'Forbidden: only port 80 for http and 443 for https\n']);
     // A closed port and a refused connection: the same words as any failure.
-    const closed = http.createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const closedPort = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const closedPort = await closedLoopbackPort();
     const base = await serveWith({ extraPorts: [closedPort] });
     const refused = await proxied(base, `http://good.test:${closedPort}/script.js`);
     expect([refused.status, await refused.text()]).toEqual([502, 'Bad Gateway: the third party could not be reached\n']);

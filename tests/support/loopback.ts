@@ -3,7 +3,7 @@
  * connection closed, keep-alive ones too, so that close() never waits for a
  * client the test left open.
  */
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export async function listenOnLoopback(server: Server): Promise<{ port: number; close: () => Promise<void> }> {
@@ -16,4 +16,11 @@ export async function listenOnLoopback(server: Server): Promise<{ port: number; 
         server.close(() => resolve());
       }),
   };
+}
+
+/** A loopback port nothing listens on (bound, then released): a test's "nothing answers here" address. */
+export async function closedLoopbackPort(): Promise<number> {
+  const { port, close } = await listenOnLoopback(createServer());
+  await close();
+  return port;
 }

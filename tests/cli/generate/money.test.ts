@@ -13,6 +13,7 @@ import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { FeltError } from '../../../shared/errors.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
 import { makeFixture, siteSettings } from '../../helpers/fixtureSite.ts';
+import { listenOnLoopback } from '../../support/loopback.ts';
 import { bucketFiles, felt, feltWithEnv, KEY, libraryOptions, setUpWorld, closedPortUrl } from './support.ts';
 
 const ANSWER_USD = (1000 * 0.15 + 800 * 0.6) / 1e6;
@@ -151,9 +152,9 @@ describe('the cost', () => {
         socket.write(`${head.join('\r\n')}\r\n\r\n${answer.slice(0, answer.length / 2)}`, () => setTimeout(() => socket.destroy(), 20));
       });
     });
-    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    const { port, close } = await listenOnLoopback(cutting);
     try {
-      const baseURL = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/v1`;
+      const baseURL = `http://127.0.0.1:${port}/v1`;
       const { opts } = libraryOptions(world, { count: 1, llm: { baseURL, apiKey: KEY, maxRetries: 2 } });
       const summary = (await generate(opts)) as RunSummary;
       // Counted once, as one that may have been billed; the SDK does not retry it.
@@ -162,8 +163,7 @@ describe('the cost', () => {
       expect(summary.usage.costUsd).toBeCloseTo((summary.usage.estimatedPromptTokens * 0.15) / 1e6, 12);
       expect(summary.failed).toMatchObject([{ slot: 0, cause: 'provider', reason: expect.stringMatching(reason) }]);
     } finally {
-      cutting.closeAllConnections();
-      await new Promise<void>((resolve) => cutting.close(() => resolve()));
+      await close();
     }
   });
 

@@ -7,7 +7,6 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import type { GenerateOptions } from '../../../cli/generate/run.ts';
@@ -15,6 +14,7 @@ import { createReporter } from '../../../cli/report.ts';
 import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
 import { captureStreams, makeFixture, type Fixture } from '../../helpers/fixtureSite.ts';
+import { closedLoopbackPort } from '../../support/loopback.ts';
 
 export const KEY = 'sk-test-secret-key-0123456789';
 const FELT = new URL('../../../bin/felt.js', import.meta.url).pathname;
@@ -109,9 +109,5 @@ export function slotOf(call: { body: { messages: { role: string; content: string
 
 /** A loopback address nothing listens on: a connection there is refused. */
 export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/v1`;
+  return `http://127.0.0.1:${await closedLoopbackPort()}/v1`;
 }

@@ -4,7 +4,6 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { LocalStorage } from '../../../cli/storage/local.ts';
 import { listInRanges, nameRanges } from '../../../cli/storage/nameRanges.ts';
 import type { Storage } from '../../../cli/storage/types.ts';
 import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
+import { listenOnLoopback } from '../../support/loopback.ts';
 
 let gcs: FakeGcs;
 let tmp: string;
@@ -151,12 +151,11 @@ describe('a GCS endpoint that takes a request and never answers', () => {
     // The library documents a 60 s default it does not apply on this path: without one of felt's, a call waited forever.
     expect((await new GcsStorage({ projectId: 'felt-test', apiEndpoint: gcs.url }).client()).timeout).toBe(REQUEST_TIMEOUT_MS);
     const held: ServerResponse[] = [];
-    const silent = createServer((_request, response) => void held.push(response));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silent = await listenOnLoopback(createServer((_request, response) => void held.push(response)));
     try {
       const storage = new GcsStorage({
         projectId: 'felt-test',
-        apiEndpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        apiEndpoint: `http://127.0.0.1:${silent.port}`,
         timeoutMs: 50,
         maxRetryDelaySeconds: 0.05,
       });
@@ -173,8 +172,7 @@ describe('a GCS endpoint that takes a request and never answers', () => {
       // Tried again, as the library tries any request that failed this way (its waits between tries cut short here).
       expect(held.length).toBeGreaterThan(1);
     } finally {
-      silent.closeAllConnections();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await silent.close();
     }
   }, 60_000);
 });

@@ -14,8 +14,7 @@
  * tell whether a client prints what a server says about its key.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Socket } from 'node:net';
+import { closedLoopbackPort, listenOnLoopback } from '../../support/loopback.ts';
 
 export interface FaultServer {
   url: string;
@@ -26,7 +25,6 @@ export interface FaultServer {
 
 export async function startFaultServer(): Promise<FaultServer> {
   const authorizations: string[] = [];
-  const sockets = new Set<Socket>();
   const server = http.createServer((request, response) => {
     const mode = (request.url ?? '/').split('/')[1] ?? '';
     const auth = String(request.headers.authorization ?? '');
@@ -58,27 +56,11 @@ export async function startFaultServer(): Promise<FaultServer> {
         return json(404, { error: { code: 404, message: 'no such mode' } });
     }
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    authorizations,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}`, authorizations, close };
 }
 
 /** A port nothing listens on: bound, then released. */
 export async function deadPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return closedLoopbackPort();
 }
