@@ -7,5 +7,3 @@ export const ERROR_PAGES = {
   notFound: { path: '/404', file: '404.html' },
   serverError: { path: '/500', file: '500.html' },
 } as const;
-
-export type ErrorPageKind = keyof typeof ERROR_PAGES;

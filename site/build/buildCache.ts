@@ -232,15 +232,18 @@ export class ManifestMaker {
   /** How many pages the previous manifest had, and the paths set in this build (to find the pages gone). */
   private readonly previousPages: number;
   private readonly seen: string[] = [];
-  private readonly tracking: boolean;
   private finished = false;
   private keepsUnseen = false;
   /** A cold build's pages (nothing to compare with): kept as the file writes them, not in the manifest's maps. */
   private readonly columns?: PageColumns;
 
+  /** Whether this manifest is made beside a previous one, noting what differs from it: any build but a cold one. */
+  private get tracking(): boolean {
+    return this.columns === undefined;
+  }
+
   constructor(templateKey: string, previous?: BuildManifest) {
     this.manifest = newManifest(templateKey);
-    this.tracking = previous !== undefined;
     this.previousOthers = previous?.others ?? new Map();
     this.previousPages = previous?.pages.size ?? 0;
     if (previous) {

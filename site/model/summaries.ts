@@ -27,8 +27,8 @@ export interface ArticleSummary {
 /**
  * Makes summaries for one model. Every summary of a category's articles shows
  * the same link to it, so each category's is one object, made once: a new
- * object and href string a summary were about 80 B an article for the whole
- * build (bench/memory.mjs, README "Memory as the site grows").
+ * object and href string a summary were some 80 B an article for the whole
+ * build, by their sizes (not measured alone; README "Memory as the site grows").
  */
 export function createSummarizer(authorSlugs: ReadonlyMap<string, string>, pick: (value: CategoryNode['title']) => string) {
   const categoryLinks = new Map<CategoryNode, NonNullable<ArticleSummary['category']>>();
