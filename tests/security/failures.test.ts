@@ -17,7 +17,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { articleSource, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 import { FIXTURE_SITE } from '../site/helpers.ts';
 import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE, type Run } from './support/cli.ts';
-import { deadPort, startFaultServer, type FaultServer } from './support/faultServer.ts';
+import { startFaultServer, type FaultServer } from './support/faultServer.ts';
+import { closedLoopbackPort } from '../support/loopback.ts';
 
 const KEY = 'sk-failure-test-4f1c9a7e2b';
 let faults: FaultServer;
@@ -79,7 +80,7 @@ beforeAll(async () => {
   await ensureCompiled();
   faults = await startFaultServer();
   llm = await startFakeOpenAi();
-  dead = await deadPort();
+  dead = await closedLoopbackPort();
   project = await makeFixture();
   await withInfoPages(project.contentDir);
   fullDisk = await mountSmallTmpfs();

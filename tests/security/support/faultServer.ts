@@ -14,7 +14,7 @@
  * tell whether a client prints what a server says about its key.
  */
 import http from 'node:http';
-import { closedLoopbackPort, listenOnLoopback } from '../../support/loopback.ts';
+import { listenOnLoopback } from '../../support/loopback.ts';
 
 export interface FaultServer {
   url: string;
@@ -58,9 +58,4 @@ export async function startFaultServer(): Promise<FaultServer> {
   });
   const { port, close } = await listenOnLoopback(server);
   return { url: `http://127.0.0.1:${port}`, authorizations, close };
-}
-
-/** A port nothing listens on: bound, then released. */
-export async function deadPort(): Promise<number> {
-  return closedLoopbackPort();
 }
