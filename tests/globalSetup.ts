@@ -10,6 +10,7 @@
 import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ensureCompiled } from './security/support/cli.ts';
 
 const MEMORY_FOLDER = '/dev/shm';
 /** Room the run needs in memory to be put there: what the whole run writes at its peak, with a margin. */
@@ -22,6 +23,12 @@ async function parentFolder(): Promise<string> {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
+  // The compiled CLI (lib/) brought up to date once, before any test runs, rather than by the first test that starts
+  // it: felt's code version is read once per process (site/build/codeVersion.ts, from lib/ when it exists), so a
+  // compile in the middle of a run left the builds made in a test worker with another version than the CLI's, and a
+  // rebuild by the CLI after one in the worker rendered every page (tests/site/incremental.test.ts failed so after a
+  // source was edited and `npx vitest run` was started without `npm run compile`; `npm test` compiles first).
+  await ensureCompiled();
   const before = process.env.TMPDIR;
   const dir = await mkdtemp(path.join(await parentFolder(), 'felt-vitest-'));
   // Read by os.tmpdir() in the test workers and in every process they start with this environment.
