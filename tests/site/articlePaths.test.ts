@@ -38,8 +38,8 @@ describe('an article path kept once', () => {
     const { root, content } = await corpus();
     process.chdir(root);
     const cacheFile = path.join(root, '.felt-cache', 'articles.json');
-    for (const content_ of [content, 'content']) {
-      const cold = (await loadContent(content_)).articles.en_US;
+    for (const given of [content, 'content']) {
+      const cold = (await loadContent(given)).articles.en_US;
       expectPaths(cold, content, (full) => path.join('content', 'articles', 'en_US', path.basename(full)));
     }
     await loadContent(content, { cacheFile });
