@@ -10,7 +10,7 @@
 import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureCompiled } from './security/support/cli.ts';
+import { ensureCompiled } from './support/cli.ts';
 
 const MEMORY_FOLDER = '/dev/shm';
 /** Room the run needs in memory to be put there: what the whole run writes at its peak, with a margin. */

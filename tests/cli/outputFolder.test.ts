@@ -8,14 +8,12 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkOutputFolder } from '../../cli/outputFolder.ts';
 import { buildSite } from '../../site/build/build.ts';
 import { FeltError } from '../../shared/errors.ts';
-import { STACK_TRACE, ensureCompiled, runFelt } from '../security/support/cli.ts';
+import { STACK_TRACE, runFelt } from '../support/cli.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-
-beforeAll(() => ensureCompiled(), 120_000);
 
 /** The one line felt printed, after checking there was one line, exit code 1 and no stack trace. */
 function oneLine(run: { code: number | null; stderr: string }): string {

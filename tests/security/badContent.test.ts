@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ContentError, formatProblem, type Problem } from '../../shared/errors.ts';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { fixtureCopy } from '../site/helpers.ts';
-import { ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
+import { runFelt, STACK_TRACE } from '../support/cli.ts';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/security/bad-content', import.meta.url));
 
@@ -118,7 +118,6 @@ describe('malformed content', () => {
   });
 
   it('makes `felt build` exit 1 with one line per problem, no stack trace, and no dist/', async () => {
-    await ensureCompiled();
     const out = path.join(path.dirname(contentDir), 'dist');
     const run = await runFelt(['build', '--content', contentDir, '--out', out], { timeoutMs: 90_000 });
     expect(run.code).toBe(1);

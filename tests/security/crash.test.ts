@@ -22,7 +22,7 @@ import { startServer } from '../../site/serve/server.ts';
 import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
 import { distSearch } from '../helpers/searchDist.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
+import { cleanEnv, runFelt, STACK_TRACE } from '../support/cli.ts';
 
 const SITE_URL = 'https://fixture.example';
 /**
@@ -170,7 +170,6 @@ async function expectFinished(next: Tree, what: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  await ensureCompiled();
   base = await tempDir('felt-crash-');
   content = await fixtureCopy();
   const folder = path.join(content, 'articles', 'en_US');

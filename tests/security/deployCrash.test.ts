@@ -27,7 +27,7 @@ import { buildSite } from '../../site/build/build.ts';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
 import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
-import { cleanEnv, ensureCompiled, runFelt } from './support/cli.ts';
+import { cleanEnv, runFelt } from '../support/cli.ts';
 
 const SITE_URL = 'https://feltmagazine.example';
 const BUCKET = 'felt-site';
@@ -157,7 +157,6 @@ describe('felt deploy in link order', () => {
   }, 180_000);
 
   it('a deploy killed with SIGKILL midway leaves a whole bucket, and a rerun finishes it', async () => {
-    await ensureCompiled();
     await nightly(3);
     const env = cleanEnv({});
     const going = await goingNow();

@@ -16,7 +16,7 @@ import { LocalStorage } from '../../cli/storage/local.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { articleSource, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 import { FIXTURE_SITE } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE, type Run } from './support/cli.ts';
+import { cleanEnv, runFelt, STACK_TRACE, type Run } from '../support/cli.ts';
 import { startFaultServer, type FaultServer } from './support/faultServer.ts';
 import { closedLoopbackPort } from '../support/loopback.ts';
 
@@ -77,7 +77,6 @@ const pullFrom = (endpoint: string) =>
   runFelt(['pull', '--content', project.contentDir, '--storage', 'gcs', '--storage-endpoint', endpoint], { timeoutMs: 150_000 });
 
 beforeAll(async () => {
-  await ensureCompiled();
   faults = await startFaultServer();
   llm = await startFakeOpenAi();
   dead = await closedLoopbackPort();

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, FELT_BIN, REPO, runFelt, STACK_TRACE } from './support/cli.ts';
+import { cleanEnv, FELT_BIN, REPO, runFelt, STACK_TRACE } from '../support/cli.ts';
 
 const CORPUS = fileURLToPath(new URL('../fixtures/security/hostile', import.meta.url));
 const CPU_LIMIT_MS = 10_000;
@@ -430,7 +430,6 @@ const RUNS = runsOf(HOSTILE);
 const results: RunResult[] = [];
 
 beforeAll(async () => {
-  await ensureCompiled();
   work = await tempDir('felt-hostile-');
   usageHook = path.join(work, 'usage-at-exit.mjs');
   await writeFile(

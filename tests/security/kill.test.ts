@@ -26,14 +26,13 @@ import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { articleSource, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE } from './support/cli.ts';
+import { cleanEnv, runFelt, STACK_TRACE } from '../support/cli.ts';
 import { listFiles } from './support/xssSite.ts';
 
 const fixtures: Fixture[] = [];
 let llm: FakeOpenAi;
 
 beforeAll(async () => {
-  await ensureCompiled();
   llm = await startFakeOpenAi();
 }, 120_000);
 

@@ -14,7 +14,7 @@ import type { CrashPoint } from '../../site/build/crashPoints.ts';
 import { articleSource } from '../helpers/fixtureSite.ts';
 import { siteFilesOf } from '../helpers/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, runFelt } from './support/cli.ts';
+import { cleanEnv, runFelt } from '../support/cli.ts';
 
 const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
 const ARTICLES = 120;
@@ -77,7 +77,6 @@ async function killedOnTheThirdNight(point: CrashPoint): Promise<{ base: string;
 }
 
 beforeAll(async () => {
-  await ensureCompiled();
   content = await fixtureCopy();
   const folder = path.join(content, 'articles', 'en_US');
   for (let i = 0; i < ARTICLES; i++)

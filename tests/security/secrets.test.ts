@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
-import { cleanEnv, ensureCompiled, runFelt, type Run } from './support/cli.ts';
+import { cleanEnv, runFelt, type Run } from '../support/cli.ts';
 import { startFaultServer, type FaultServer } from './support/faultServer.ts';
 
 const OPENAI_KEY = 'sk-proj-SECRETkey0123456789abcdefXYZ';
@@ -40,7 +40,6 @@ const VERBOSITY: Record<string, NodeJS.ProcessEnv> = {
 };
 
 beforeAll(async () => {
-  await ensureCompiled();
   llm = await startFakeOpenAi();
   faults = await startFaultServer();
   project = await makeFixture();

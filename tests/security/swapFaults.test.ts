@@ -25,7 +25,7 @@ import { articleSource } from '../helpers/fixtureSite.ts';
 import { RequestLeases } from '../../site/build/releaseReaders.ts';
 import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, ensureCompiled, runFelt, STACK_TRACE, type Run } from './support/cli.ts';
+import { cleanEnv, runFelt, STACK_TRACE, type Run } from '../support/cli.ts';
 
 const SITE_URL = 'https://fixture.example';
 const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
@@ -60,7 +60,6 @@ let content: string;
 let made = 0;
 
 beforeAll(async () => {
-  await ensureCompiled();
   content = await fixtureCopy();
   const folder = path.join(content, 'articles', 'en_US');
   await Promise.all(Array.from({ length: 40 }, (_, i) => writeFile(path.join(folder, `bulk-${i}.md`), articleSource(`bulk-${i}`, `Bulk Article ${i}`))));

@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
-import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
+import { FELT_BIN, REPO } from '../support/cli.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
 import { servedAt } from '../support/feltServe.ts';
@@ -25,7 +25,6 @@ let base: string;
 let video: Buffer;
 
 beforeAll(async () => {
-  await ensureCompiled();
   const content = await fixtureCopy();
   const dist = path.join(path.dirname(content), 'dist');
   await buildSite({ contentDir: content, outDir: dist });

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { STALLED_AFTER_MS } from '../../site/serve/connectionGuard.ts';
-import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
+import { FELT_BIN, REPO } from '../support/cli.ts';
 import { until } from '../browser/helpers.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 import { servedAt } from '../support/feltServe.ts';
@@ -28,7 +28,6 @@ let port: number;
 const sockets: net.Socket[] = [];
 
 beforeAll(async () => {
-  await ensureCompiled();
   const content = await fixtureCopy();
   const dist = path.join(path.dirname(content), 'dist');
   await buildSite({ contentDir: content, outDir: dist });

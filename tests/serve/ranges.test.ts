@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startDev } from '../../site/dev/devServer.ts';
-import { FELT_BIN, REPO, ensureCompiled } from '../security/support/cli.ts';
+import { FELT_BIN, REPO } from '../support/cli.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
 import { servedAt } from '../support/feltServe.ts';
@@ -28,7 +28,6 @@ const request = (pathname: string, headers: http.OutgoingHttpHeaders = {}, metho
   httpRequest(origin, pathname, headers, method);
 
 beforeAll(async () => {
-  await ensureCompiled();
   const content = await fixtureCopy();
   const dist = path.join(path.dirname(content), 'dist');
   await buildSite({ contentDir: content, outDir: dist });

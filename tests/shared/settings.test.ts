@@ -14,7 +14,7 @@ import { checkContent } from '../../site/content/check.ts';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { readProxyAllowlist } from '../../site/serve/proxy.ts';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { ensureCompiled, runFelt, STACK_TRACE } from '../security/support/cli.ts';
+import { runFelt, STACK_TRACE } from '../support/cli.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 
 type Json = Record<string, unknown>;
@@ -173,7 +173,6 @@ describe('the proxy allowlist', () => {
   });
 
   it('makes `felt serve` stop with one line per problem when site.json is invalid, instead of serving with another allowlist', async () => {
-    await ensureCompiled();
     const { dir, text } = await withSiteJson((site) => void (site.proxy.allow = 'www.googletagmanager.com'));
     // A built site to serve, so nothing but the settings can stop the server.
     const dist = path.join(path.dirname(dir), 'dist');

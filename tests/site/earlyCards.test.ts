@@ -19,7 +19,7 @@ import { buildSiteModel } from '../../site/model/siteModel.ts';
 import { startCovers } from '../../site/pictures/coverStage.ts';
 import { possibleCardSvgs, startEarlyCards, takeEarlyCard } from '../../site/pictures/earlyCards.ts';
 import { shareCard } from '../../site/pictures/rasterise.ts';
-import { cleanEnv, ensureCompiled, runFelt } from '../security/support/cli.ts';
+import { cleanEnv, runFelt } from '../support/cli.ts';
 import { FIXTURE_SITE } from './helpers.ts';
 
 /** A copy of the fixture site in a folder of its own: its .felt-cache (beside content/) is this test's. */
@@ -75,7 +75,6 @@ describe('share cards drawn early', () => {
   });
 
   it('are not drawn from a site.json the loader refuses, and a cold build says why at once (a FIFO is never opened)', async () => {
-    await ensureCompiled();
     const content = freshSite();
     const site = path.join(content, 'site.json');
     rmSync(site);

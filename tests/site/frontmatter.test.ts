@@ -12,7 +12,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatProblem } from '../../shared/errors.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
-import { ensureCompiled, runFelt, STACK_TRACE } from '../security/support/cli.ts';
+import { runFelt, STACK_TRACE } from '../support/cli.ts';
 import { fixtureCopy, VALID_FRONTMATTER } from './helpers.ts';
 
 const FIELDS = VALID_FRONTMATTER;
@@ -99,7 +99,6 @@ describe('info pages with broken YAML (issue 11)', () => {
   const BROKEN = '---\ntitle: About us\ndescription: [unclosed\n---\nWho we are.\n';
 
   beforeAll(async () => {
-    await ensureCompiled();
     contentDir = await fixtureCopy();
     await writeFile(path.join(contentDir, 'pages', 'en', 'about-us.md'), BROKEN);
   }, 120_000);

@@ -24,7 +24,6 @@ import { parse } from 'yaml';
 import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
 import { articleSource } from '../helpers/fixtureSite.ts';
-import { ensureCompiled } from '../security/support/cli.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
@@ -48,7 +47,6 @@ let gcs: FakeGcs;
 let llm: FakeOpenAi;
 let work: string;
 beforeAll(async () => {
-  await ensureCompiled();
   gcs = await startFakeGcs();
   llm = await startFakeOpenAi();
   work = await mkdtemp(path.join(os.tmpdir(), 'felt-workflow-'));

@@ -1,8 +1,8 @@
 /**
  * Runs the real `felt` command (node bin/felt.js) as an operator or a CI job
- * would, and checks what it prints. The compiled bundle in build/ is brought
- * up to date first when a source file is newer (npm test compiles anyway;
- * this keeps `npx vitest run tests/security` honest on its own).
+ * would, and checks what it prints. The compiled CLI in lib/ is brought up to
+ * date once per test run, before any test starts (tests/globalSetup.ts calls
+ * ensureCompiled), so `npx vitest run <file>` runs the code as it is now.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { mkdir, readdir, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const FELT_BIN = path.join(REPO, 'bin', 'felt.js');
 const BUNDLE = path.join(REPO, 'lib', 'felt.js');
 
