@@ -104,8 +104,8 @@ const CLOSE_WAIT_MS = 10_000;
 /**
  * Closes a page; its routes go first (a page with a route in flight can hang on close). A close still pending after
  * CLOSE_WAIT_MS is left to the browser's own close at the end of the file, with a warning: the test's assertions are
- * done by then. Once in some runs beside heavy builds, a page closed while a full page load it had started was in
- * flight (navigation.test.ts, a link starting with two slashes) never answered, and the test ran into its 60 s limit.
+ * done by then. Beside heavy builds, navigation.test.ts's two-slash link test (a page closed while a full page load it
+ * started may be in flight) once ran into its 60 s limit after its assertions, in this close or the click before it.
  */
 export async function closePage(page: Page): Promise<void> {
   await page.unrouteAll({ behavior: 'ignoreErrors' });
