@@ -27,7 +27,7 @@ import {
   FIELDS,
   homeKey,
   variantKeys,
-  words,
+  words as textWords,
   type SearchManifest,
   type SearchPostings,
   type SearchRecord,
@@ -286,61 +286,111 @@ function keyOf(digest: string): string {
 
 /** The word shards of these entries, the first at ordinal `first`; `total` articles in the whole index decide what is too common to list. */
 function shardFiles(entries: SearchEntry[], first: number, total: number): { set: SearchShardSet; files: OutputFile[] } {
-  // word → per field, the ordinals of the articles that hold it (ascending, as ordinals are visited in order). Most
-  // words are in one field only (a title's number, a name): their other fields share NO_ARTICLES, not a list each.
-  const postings = new Map<string, (number[] | null)[]>();
-  entries.forEach((entry, i) => {
-    FIELDS.map((field) => (field === 'topics' ? entry.topics.join(' ') : entry[field])).forEach((text, field) => {
-      for (const word of new Set(words(text))) {
-        let lists = postings.get(word);
-        if (!lists) postings.set(word, (lists = [NO_ARTICLES, NO_ARTICLES, NO_ARTICLES]));
-        if (lists[field] === NO_ARTICLES) lists[field] = [];
-        lists[field]!.push(first + i);
-      }
-    });
-  });
+  const postings = collectPostings(entries, first);
+  const { words: wordList } = postings;
   // A word in more than 1 article's field in 16 (and more than 2,048: below that a whole list costs
   // a few KB) barely narrows a search: its list is left out, and the browser checks titles instead
   // (a word that common in descriptions only matches titles and topics).
   const common = Math.max(2048, Math.ceil(total / 16));
-  const shardWords = new Map<string, { own: [string, SearchPostings][]; variants: string[] }>();
+  const shardWords = new Map<string, { own: number[]; variants: string[] }>();
   const keyOf = (key: string) => {
     let entry = shardWords.get(key);
     if (!entry) shardWords.set(key, (entry = { own: [], variants: [] }));
     return entry;
   };
   let bytes = 0;
-  for (const word of [...postings.keys()].sort()) {
-    const lists = postings.get(word)!;
-    bytes += word.length * 3 + 12 + lists.reduce((sum, list) => sum + Math.min(list!.length, common) * 3, 0);
-    // Coded where they stand: a gap-coded copy of every list, held beside the lists themselves, doubled them.
-    for (let field = 0; field < lists.length; field++) {
-      const list = lists[field]!;
-      if (list.length > common) lists[field] = null;
-      else toGaps(list);
-    }
-    keyOf(homeKey(word)).own.push([word, lists as SearchPostings]);
+  // Word numbers in the words' order (each word once, so no two compare equal).
+  const sorted = Array.from(wordList.keys()).sort((a, b) => (wordList[a]! < wordList[b]! ? -1 : 1));
+  for (const id of sorted) {
+    const word = wordList[id]!;
+    bytes += word.length * 3 + 12;
+    for (let field = 0; field < FIELDS.length; field++) bytes += Math.min(postings.count(id, field), common) * 3;
+    keyOf(homeKey(word)).own.push(id);
     for (const key of variantKeys(word)) keyOf(key).variants.push(word);
   }
-  postings.clear(); // the lists live on in shardWords, then in the shards, until each shard is JSON
 
   const buckets = bucketCount(bytes);
-  const shards: (SearchShard | undefined)[] = Array.from({ length: buckets }, () => ({ w: {} }));
-  for (const key of [...shardWords.keys()].sort()) {
-    const { own, variants } = shardWords.get(key)!;
-    const shard = shards[bucketOf(key, buckets)]!;
-    for (const [word, coded] of own) shard.w[word] = coded;
-    if (variants.length > 0) (shard.v ??= []).push(...variants);
-  }
-  shardWords.clear();
-  // Each shard let go once it is JSON: its word lists with it.
+  // Each shard's keys in order, so that its words go into it in the order they always did (the JSON's key order).
+  const keysOf: string[][] = Array.from({ length: buckets }, () => []);
+  for (const key of [...shardWords.keys()].sort()) keysOf[bucketOf(key, buckets)]!.push(key);
+  // A shard's word lists exist as arrays only while its JSON is made.
   const json: string[] = [];
   for (let i = 0; i < buckets; i++) {
-    json.push(JSON.stringify(shards[i]));
-    shards[i] = undefined;
+    const shard: SearchShard = { w: {} };
+    for (const key of keysOf[i]!) {
+      const { own, variants } = shardWords.get(key)!;
+      for (const id of own) shard.w[wordList[id]!] = postings.coded(id, common);
+      if (variants.length > 0) (shard.v ??= []).push(...variants);
+    }
+    json.push(JSON.stringify(shard));
   }
   const id = indexId([String(buckets), ...json]);
   return { set: { id, b: buckets }, files: json.map((content, i) => ({ path: `search/${id}/w/${i}.json`, content })) };
+}
+
+/**
+ * For every word of the entries, per field, the ordinals of the articles that hold it: one typed array of all the
+ * lists end to end (a word's field is a slot, word number × fields + field), where a JavaScript array a list held
+ * 8 bytes a number and a third more in room to grow, most of the index's memory while it was made.
+ */
+function collectPostings(entries: SearchEntry[], first: number) {
+  const fields = FIELDS.length;
+  const numbers = new Map<string, number>();
+  const words: string[] = [];
+  // Pass one: each article's slots in article order, and where each article's run ends.
+  let slotsSeen = new Int32Array(1024);
+  let seen = 0;
+  const ends = new Int32Array(entries.length);
+  entries.forEach((entry, i) => {
+    FIELDS.map((field) => (field === 'topics' ? entry.topics.join(' ') : entry[field])).forEach((text, field) => {
+      for (const word of new Set(textWords(text))) {
+        let number = numbers.get(word);
+        if (number === undefined) numbers.set(word, (number = words.push(word) - 1));
+        if (seen === slotsSeen.length) slotsSeen = grown(slotsSeen);
+        slotsSeen[seen++] = number * fields + field;
+      }
+    });
+    ends[i] = seen;
+  });
+  numbers.clear();
+  // Pass two, a counting sort: each slot's list starts where the lists before it end, in ascending ordinals.
+  const starts = new Int32Array(words.length * fields + 1);
+  for (let k = 0; k < seen; k++) starts[slotsSeen[k]! + 1]!++;
+  for (let slot = 0; slot < words.length * fields; slot++) starts[slot + 1]! += starts[slot]!;
+  const next = starts.slice(0, -1);
+  const ordinals = new Int32Array(seen);
+  let k = 0;
+  for (let i = 0; i < entries.length; i++) for (; k < ends[i]!; k++) ordinals[next[slotsSeen[k]!]!++] = first + i;
+  slotsSeen = new Int32Array(0);
+
+  const count = (word: number, field: number) => starts[word * fields + field + 1]! - starts[word * fields + field]!;
+  return {
+    words,
+    count,
+    /** A word's lists as a shard holds them: gap-coded, or null past `common` articles. */
+    coded(word: number, common: number): SearchPostings {
+      const lists: (number[] | null)[] = [];
+      for (let field = 0; field < fields; field++) {
+        const from = starts[word * fields + field]!;
+        const length = count(word, field);
+        if (length > common) {
+          lists.push(null);
+          continue;
+        }
+        // Ascending ordinals as the first one, then the gaps: small numbers compress well.
+        const list = new Array<number>(length);
+        for (let j = 0; j < length; j++) list[j] = j === 0 ? ordinals[from]! : ordinals[from + j]! - ordinals[from + j - 1]!;
+        lists.push(list);
+      }
+      return lists as SearchPostings;
+    },
+  };
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const larger = new Int32Array(array.length * 2);
+  larger.set(array);
+  return larger;
 }
 
 /**
@@ -366,14 +416,6 @@ function recordFiles(count: number, recordAt: (index: number) => SearchRecord, f
 function gaps(list: number[]): number[] {
   return list.map((value, i) => (i === 0 ? value : value - list[i - 1]!));
 }
-
-/** gaps(), in the list itself (from its end, so each gap is taken against the ordinal before it). */
-function toGaps(list: number[]): void {
-  for (let i = list.length - 1; i > 0; i--) list[i]! -= list[i - 1]!;
-}
-
-/** The list of a word's field no article has it in: one shared, never pushed to (shardFiles gives a field its own first). */
-const NO_ARTICLES: number[] = [];
 
 function bucketCount(bytes: number): number {
   let buckets = 1;
