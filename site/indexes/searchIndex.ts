@@ -331,7 +331,7 @@ function shardFiles(entries: SearchEntry[], first: number, total: number): { set
 /**
  * For every word of the entries, per field, the ordinals of the articles that hold it: one typed array of all the
  * lists end to end (a word's field is a slot, word number × fields + field), where a JavaScript array a list held
- * 8 bytes a number and a third more in room to grow, most of the index's memory while it was made.
+ * 8 bytes a number and room to grow: most of the index's memory while it was made.
  */
 function collectPostings(entries: SearchEntry[], first: number) {
   const fields = FIELDS.length;
