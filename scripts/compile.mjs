@@ -81,6 +81,21 @@ const requiredPackages = {
 };
 
 /**
+ * felt's own JSX runtime for the Node bundle (site/render/jsxRuntime.ts: React's elements without a copy of their
+ * props). Resolved for felt's sources, not for the runtime itself, which hands what it does not make to React's.
+ */
+const JSX_RUNTIME = path.join(root, 'site', 'render', 'jsxRuntime.ts');
+/** @type {import('esbuild').Plugin} */
+const ownJsxRuntime = {
+  name: 'own-jsx-runtime',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^react\/jsx-runtime$/ }, (args) =>
+      args.namespace === 'file' && isOwnSource(args.importer) && args.importer !== JSX_RUNTIME ? { path: JSX_RUNTIME } : undefined,
+    );
+  },
+};
+
+/**
  * zod's own messages in English only. Its classic API exports every locale's messages (`z.locales`, 60 files, 313 KB
  * of its 826 KB of source) and configures English; felt shows English and never reads z.locales. Importing the
  * bundled zod took 66-68 ms with them and 43-49 ms without on this project's machine (2026-11-28, six imports each of
@@ -134,8 +149,9 @@ const compiled = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // markdown-it's resolution first: the external-packages rule would otherwise leave it in node_modules.
-  plugins: [markdownItFields, requiredPackages, zodEnglishOnly, externalPackages],
+  // markdown-it's and the JSX runtime's resolution first: the external-packages rule would otherwise leave them in
+  // node_modules.
+  plugins: [markdownItFields, ownJsxRuntime, requiredPackages, zodEnglishOnly, externalPackages],
   // The bundled CommonJS files call require() for Node's own modules: an ES module has none unless given one.
   banner: { js: "import { createRequire as __feltCreateRequire } from 'node:module'; const require = __feltCreateRequire(import.meta.url);" },
   jsx: 'automatic',

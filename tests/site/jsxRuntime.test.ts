@@ -1,0 +1,88 @@
+/**
+ * Issue 13: felt's Node bundle makes its React elements with its own JSX
+ * runtime (site/render/jsxRuntime.ts), which does not copy their props. Each
+ * element must be the one React's production runtime makes from the same
+ * call, and render to the same HTML; what the copy would change (a key or a
+ * ref among the props, defaultProps) is React's to make. The compiled CLI
+ * must use it for felt's components, and React's own runtime underneath.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createContext, forwardRef, memo, type FunctionComponent } from 'react';
+import { renderToString } from 'react-dom/server';
+import * as react from 'react/jsx-runtime';
+import { describe, expect, it } from 'vitest';
+import * as own from '../../site/render/jsxRuntime.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+type Jsx = (type: unknown, props: Record<string, unknown>, key?: unknown) => unknown;
+const ownJsx = own.jsx as Jsx;
+const reactJsx = react.jsx as unknown as Jsx;
+// Tests run with NODE_ENV=test, where react/jsx-runtime is React's development build (its elements carry debugging
+// fields); felt builds with the production build, whose elements the runtime makes.
+const productionJsx = (createRequire(import.meta.url)(path.join(ROOT, 'node_modules/react/cjs/react-jsx-runtime.production.min.js')) as { jsx: Jsx }).jsx;
+
+const Card: FunctionComponent<{ title: string; children?: unknown }> = ({ title, children }) =>
+  reactJsx('article', { className: 'card', children: [reactJsx('h2', { children: title }), children] }) as never;
+const WithDefaults = Object.assign(({ label }: { label: string }) => reactJsx('span', { children: label }) as never, { defaultProps: { label: 'default' } });
+const Memoised = memo(Card);
+const Forwarded = forwardRef<HTMLSpanElement, { text: string }>(({ text }, ref) => reactJsx('span', { ref, children: text }) as never);
+const Context = createContext('outside');
+const consume = (value: string) => value;
+const callbackRef = () => undefined;
+
+/** A call a component's compiled JSX makes: type, props (a fresh object each time), key. */
+type Call = [unknown, () => Record<string, unknown>, unknown?];
+const CALLS: Call[] = [
+  ['div', () => ({})],
+  ['a', () => ({ href: '/x', className: 'link', children: 'text' })],
+  ['ul', () => ({ children: [1, 2, 3].map((n) => reactJsx('li', { children: n }, n)) })],
+  ['li', () => ({ children: 'keyed' }), 'k'],
+  ['li', () => ({ children: 'keyed by number' }), 7],
+  ['input', () => ({ type: 'search', value: '', autoComplete: 'off', spellCheck: false })],
+  ['div', () => ({ dangerouslySetInnerHTML: { __html: '<p>html</p>' } })],
+  [Card, () => ({ title: 'A <title> & more', children: reactJsx('p', { children: 'body' }) })],
+  [react.Fragment, () => ({ children: ['a', reactJsx('b', { children: 'c' })] })],
+  [Memoised, () => ({ title: 'memo' })],
+  [Context.Provider, () => ({ value: 'inside', children: reactJsx(Context.Consumer, { children: consume }) })],
+];
+/** Left to React's runtime: a key or ref among the props (a spread), and defaultProps. */
+const LEFT_TO_REACT: Call[] = [
+  ['div', () => ({ key: 'from a spread', id: 'x' })],
+  [Forwarded, () => ({ text: 'forwarded', ref: callbackRef })],
+  [WithDefaults, () => ({})],
+  [WithDefaults, () => ({ label: 'given' })],
+];
+
+describe('felt’s JSX runtime', () => {
+  it('makes the element React’s production runtime makes from the same call', () => {
+    for (const [type, props, key] of CALLS) expect(ownJsx(type, props(), key)).toStrictEqual(productionJsx(type, props(), key));
+  });
+
+  it('leaves to React’s runtime the calls whose props it would change', () => {
+    for (const [type, props, key] of LEFT_TO_REACT) {
+      expect(ownJsx(type, props(), key)).toStrictEqual(reactJsx(type, props(), key));
+    }
+  });
+
+  it('renders the same HTML', () => {
+    for (const [type, props, key] of [...CALLS, ...LEFT_TO_REACT]) {
+      const tree = (jsx: Jsx) => jsx('main', { children: [jsx(type, props(), key), jsx('footer', { children: 'end' })] });
+      expect(renderToString(tree(ownJsx) as never)).toBe(renderToString(tree(reactJsx) as never));
+    }
+  });
+
+  it('is in the compiled CLI, with React’s own runtime underneath', async () => {
+    // Nothing of felt's imports the file by its path: it is in the bundle because compile.mjs resolves felt's
+    // components' `react/jsx-runtime` to it (esbuild leaves out a module nothing imports).
+    const chunks = path.join(ROOT, 'lib', 'chunks');
+    const sources = await Promise.all((await readdir(chunks)).filter((f) => f.endsWith('.js')).map((f) => readFile(path.join(chunks, f), 'utf8')));
+    const runtime = sources.filter((s) => s.includes('// site/render/jsxRuntime.ts'));
+    expect(runtime).toHaveLength(1);
+    expect(runtime[0]).toMatch(/__require\("react\/jsx-runtime"\)/);
+    expect(sources.filter((s) => s.includes('__require("react/jsx-runtime")'))).toHaveLength(1);
+  });
+});
