@@ -9,7 +9,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import MarkdownIt from 'markdown-it';
+import MarkdownIt, { type MarkdownIt as Parser } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { withFasterScans } from '../../site/render/markdownScans.ts';
 
@@ -136,7 +136,7 @@ describe('markdown-it with the faster scans', () => {
   it('finds the package’s lines, their indents and columns', async () => {
     const documents = [...EXTRA, ...generated(4000), ' \tone space, then a tab\n   \t\t three, two tabs\n\t \t'];
     const [stock, fast] = [new MarkdownIt(), withFasterScans(new MarkdownIt())];
-    const lines = (md: MarkdownIt, src: string) => {
+    const lines = (md: Parser, src: string) => {
       const { bMarks, eMarks, tShift, sCount, bsCount, lineMax, src: kept } = new md.block.State(src, md, {}, []);
       return { bMarks, eMarks, tShift, sCount, bsCount, lineMax, kept };
     };
