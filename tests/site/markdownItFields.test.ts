@@ -7,20 +7,16 @@
  * fixtures, and a few constructs they lack, with felt's options and with
  * markdown-it's defaults. `npm run compile` first (the first test reads lib/).
  */
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { afterAll, describe, expect, it } from 'vitest';
 import { assignClassFields } from '../../scripts/markdownItFields.mjs';
+import { markdownDocuments } from '../support/markdownDocuments.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PACKAGE = path.join(ROOT, 'node_modules', 'markdown-it', 'dist', 'markdown-it.mjs');
-
-async function markdownFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => path.join(e.parentPath, e.name));
-}
 
 const EXTRA = [
   '# Title\n\nSome *emphasis*, **strong**, `code`, a [link](https://example.com "t") and <b>raw html</b>.',
@@ -60,9 +56,7 @@ describe('markdown-it in the compiled CLI', () => {
     await writeFile(file, transformed.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
     const Fast = ((await import(pathToFileURL(file).href)) as { default: typeof MarkdownIt }).default;
 
-    const documents = [...EXTRA];
-    for (const dir of [path.join(ROOT, 'content'), path.join(ROOT, 'tests', 'fixtures')])
-      for (const md of await markdownFiles(dir)) documents.push(await readFile(md, 'utf8'));
+    const documents = [...EXTRA, ...(await markdownDocuments('content', 'tests/fixtures'))];
     expect(documents.length).toBeGreaterThan(50);
     for (const options of [{ html: false, linkify: false, typographer: true }, {}, { html: true, linkify: true }]) {
       const [package_, fast] = [new MarkdownIt(options), new Fast(options)];

@@ -6,19 +6,10 @@
  * lack, and thousands of generated documents made of the characters the two
  * scans stop at, with felt's options and with markdown-it's defaults.
  */
-import { readFile, readdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import MarkdownIt, { type MarkdownIt as Parser } from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { withFasterScans } from '../../site/render/markdownScans.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-async function markdownFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => path.join(e.parentPath, e.name));
-}
+import { markdownDocuments } from '../support/markdownDocuments.ts';
 
 const EXTRA = [
   '',
@@ -118,10 +109,7 @@ describe('markdown-it with the faster scans', () => {
   });
 
   it('makes the package’s tokens and HTML for every document', async () => {
-    const documents = [...EXTRA, ...generated(4000)];
-    for (const dir of [path.join(ROOT, 'content'), path.join(ROOT, 'tests', 'fixtures'), path.join(ROOT, 'docs')])
-      for (const md of await markdownFiles(dir)) documents.push(await readFile(md, 'utf8'));
-    documents.push(await readFile(path.join(ROOT, 'README.md'), 'utf8'));
+    const documents = [...EXTRA, ...generated(4000), ...(await markdownDocuments('content', 'tests/fixtures', 'docs', 'README.md'))];
     expect(documents.length).toBeGreaterThan(4050);
     for (const options of [{ html: false, linkify: false, typographer: true }, {}, { html: true, linkify: true }]) {
       const [stock, fast] = [new MarkdownIt(options), withFasterScans(new MarkdownIt(options))];
