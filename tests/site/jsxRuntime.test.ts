@@ -6,8 +6,9 @@
  * ref among the props, defaultProps) is React's to make. The compiled CLI
  * must use it for felt's components, and React's own runtime underneath.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createContext, forwardRef, memo, type FunctionComponent } from 'react';
@@ -15,11 +16,12 @@ import { renderToString } from 'react-dom/server';
 import * as react from 'react/jsx-runtime';
 import { describe, expect, it } from 'vitest';
 import * as own from '../../site/render/jsxRuntime.ts';
+import { cleanEnv, runFelt } from '../support/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 type Jsx = (type: unknown, props: Record<string, unknown>, key?: unknown) => unknown;
-const ownJsx = own.jsx as Jsx;
+const ownJsx = own.elementWithoutCopy as Jsx;
 const reactJsx = react.jsx as unknown as Jsx;
 // Tests run with NODE_ENV=test, where react/jsx-runtime is React's development build (its elements carry debugging
 // fields); felt builds with the production build, whose elements the runtime makes.
@@ -84,5 +86,32 @@ describe('felt’s JSX runtime', () => {
     expect(runtime).toHaveLength(1);
     expect(runtime[0]).toMatch(/__require\("react\/jsx-runtime"\)/);
     expect(sources.filter((s) => s.includes('__require("react/jsx-runtime")'))).toHaveLength(1);
+  });
+
+  it('is React’s own under any NODE_ENV but production, where React’s development build checks its elements', () => {
+    expect(process.env.NODE_ENV).not.toBe('production');
+    expect(own.jsx).toBe(react.jsx);
+    expect(own.jsxs).toBe(react.jsxs);
+  });
+
+  it('builds the same pages with React’s development build as with its production build, with no warning', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'felt-jsx-'));
+    try {
+      const build = (env: NodeJS.ProcessEnv, out: string) =>
+        runFelt(['build', '--content', path.join(ROOT, 'content'), '--out', path.join(folder, out)], { env: cleanEnv(env), timeoutMs: 120_000 });
+      const production = await build({}, 'production');
+      const development = await build({ NODE_ENV: 'development' }, 'development');
+      expect(production.code, production.stderr).toBe(0);
+      expect(development.code, development.stderr).toBe(0);
+      // React's development build warns on stderr about what its checks find (a list's child without a key).
+      expect(development.stderr).not.toMatch(/Warning:/);
+      const pages = (await readdir(path.join(folder, 'production'), { recursive: true })).filter((f) => f.endsWith('.html'));
+      expect(pages.length).toBeGreaterThan(100);
+      for (const page of pages) {
+        expect(await readFile(path.join(folder, 'development', page), 'utf8'), page).toBe(await readFile(path.join(folder, 'production', page), 'utf8'));
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
