@@ -5,6 +5,8 @@
  * call, and render to the same HTML; what the copy would change (a key or a
  * ref among the props, defaultProps) is React's to make. The compiled CLI
  * must use it for felt's components, and React's own runtime underneath.
+ * Under a NODE_ENV other than production React loads its development build,
+ * whose checks read what these elements lack: the runtime is React's then.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
