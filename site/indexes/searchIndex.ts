@@ -377,10 +377,7 @@ function collectPostings(entries: SearchEntry[], first: number) {
           lists.push(null);
           continue;
         }
-        // Ascending ordinals as the first one, then the gaps: small numbers compress well.
-        const list = new Array<number>(length);
-        for (let j = 0; j < length; j++) list[j] = j === 0 ? ordinals[from]! : ordinals[from + j]! - ordinals[from + j - 1]!;
-        lists.push(list);
+        lists.push(gaps(ordinals.subarray(from, from + length)));
       }
       return lists as SearchPostings;
     },
@@ -413,8 +410,8 @@ function recordFiles(count: number, recordAt: (index: number) => SearchRecord, f
 }
 
 /** Ascending ordinals as the first one, then the gaps: small numbers compress well. */
-function gaps(list: number[]): number[] {
-  return list.map((value, i) => (i === 0 ? value : value - list[i - 1]!));
+function gaps(list: ArrayLike<number>): number[] {
+  return Array.from(list, (value, i) => (i === 0 ? value : value - list[i - 1]!));
 }
 
 function bucketCount(bytes: number): number {
