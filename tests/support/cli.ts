@@ -14,21 +14,25 @@ export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const FELT_BIN = path.join(REPO, 'bin', 'felt.js');
 const BUNDLE = path.join(REPO, 'lib', 'felt.js');
 
-async function newestSource(dir: string): Promise<number> {
+/** The newest modification time of `entry`: a file's own, a folder's newest file's at any depth. */
+async function newestChange(entry: string): Promise<number> {
+  const info = await stat(entry);
+  if (!info.isDirectory()) return info.mtimeMs;
   let newest = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, await newestSource(full));
-    else if (/\.tsx?$/.test(entry.name)) newest = Math.max(newest, (await stat(full)).mtimeMs);
-  }
+  for (const name of await readdir(entry)) newest = Math.max(newest, await newestChange(path.join(entry, name)));
   return newest;
 }
 
+/**
+ * What lib/ is compiled from: every file of the sources (TypeScript, and what it imports or the compile copies
+ * beside the bundle, such as site/pictures/cardEncoder.cjs) and the compile script with its helper, whose plugins
+ * decide what the bundle holds.
+ */
+const COMPILED_FROM = ['cli', 'shared', 'site', 'scripts/compile.mjs', 'scripts/markdownItFields.mjs'].map((entry) => path.join(REPO, entry));
+
 export async function ensureCompiled(): Promise<void> {
   const lock = path.join(REPO, 'lib', '.security-compile.lock');
-  const stale = async () =>
-    !existsSync(BUNDLE) ||
-    (await stat(BUNDLE)).mtimeMs < Math.max(...(await Promise.all(['cli', 'shared', 'site'].map((dir) => newestSource(path.join(REPO, dir))))));
+  const stale = async () => !existsSync(BUNDLE) || (await stat(BUNDLE)).mtimeMs < Math.max(...(await Promise.all(COMPILED_FROM.map(newestChange))));
   if (!(await stale())) return;
   await mkdir(path.dirname(lock), { recursive: true });
   for (let i = 0; i < 600; i++) {
