@@ -10,11 +10,17 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../shared/insideFolder.ts';
+import type { DrawnCover } from '../pictures/drawnCovers.ts';
 import { makeFolders, removeFile } from './swapFaults.ts';
 
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
 export interface OutputSink {
   write(relative: string, content: string | Uint8Array): void;
+  /**
+   * Draws these SVG covers and writes their files on the sink's own thread (threadSink.ts), where a sink without
+   * this method is given each cover's file, drawn by the thread that renders (renderBatch.ts).
+   */
+  drawCovers?(covers: readonly DrawnCover[]): void;
   /** Resolves once every file written is on disk (a sink that writes on another thread, threadSink.ts). */
   close?(): Promise<void>;
 }

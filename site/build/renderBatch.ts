@@ -17,8 +17,13 @@ export interface RenderBatch {
 
 export function writeBatch(batch: RenderBatch, render: PageRenderer, sink: OutputSink): void {
   for (const spec of batch.pages) for (const file of render(spec)) sink.write(file.path, file.content);
-  for (const cover of batch.covers) {
-    const file = svgCoverFile(cover);
-    sink.write(file.path, file.content);
-  }
+  if (batch.covers.length === 0) return;
+  if (sink.drawCovers) return sink.drawCovers(batch.covers);
+  for (const cover of batch.covers) writeCover(cover, sink);
+}
+
+/** Draws a cover and writes its file: on the thread that renders, or on a writer thread (writeWorker.ts). */
+export function writeCover(cover: DrawnCover, sink: OutputSink): void {
+  const file = svgCoverFile(cover);
+  sink.write(file.path, file.content);
 }

@@ -3,10 +3,13 @@
  * rendered files in batches (threadSink.ts) and writes them, so that the
  * kernel's share of writing a page (a folder and two or three inodes made on
  * ext4, about as long as rendering it) runs on the other core while the next
- * pages render. It imports nothing of the site's: it starts in a few ms.
+ * pages render. It also draws the SVG covers that the renderer hands it
+ * (threadSink.ts), with coverArt.ts, pure drawing code: it imports nothing
+ * else of the site's, and starts in a few ms.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FileSink } from './fileSink.ts';
+import { writeCover } from './renderBatch.ts';
 import { serializeError } from './workerErrors.ts';
 import { writingSite } from './stages.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
@@ -30,6 +33,7 @@ parentPort!.on('message', (message: WriterBatch | typeof FLUSH) => {
 function write(batch: WriterBatch): void {
   try {
     for (let i = 0; i < batch.paths.length; i++) sink.write(batch.paths[i]!, batch.contents[i]!);
+    for (const cover of batch.covers) writeCover(cover, sink);
   } catch (error) {
     // The error first, then the flag: the build's thread reads the error synchronously once it sees the flag.
     errors.postMessage(serializeError(environmentError(error, writingSite(folder.dir)) ?? error));

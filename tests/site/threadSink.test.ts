@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
 import { ThreadSink } from '../../site/build/threadSink.ts';
 import { writerScript } from '../../site/build/renderWorkers.ts';
+import { ownCover } from '../../site/pictures/drawnCovers.ts';
+import { svgCoverFile } from '../../site/pictures/svgCover.ts';
 
 const script = writerScript() ?? path.resolve('lib/write-worker.js');
 
@@ -31,6 +33,23 @@ describe('the writer thread', () => {
       expect(JSON.parse(await readFile(path.join(dir, `page-data/articles/a-${i}/page-data.json`), 'utf8'))).toEqual({ i });
     }
     expect([...(await readFile(path.join(dir, 'images/logo.png')))]).toEqual([137, 80, 78, 71]);
+  });
+
+  it('draws the SVG covers it is handed: the files the rendering thread would have written', async () => {
+    const dir = await tempDir();
+    const sink = new ThreadSink(script, { dir });
+    // One cover a page, as a small site's build hands them over, across several batches.
+    const covers = Array.from({ length: 70 }, (_, i) => ownCover(`a-${i}`));
+    for (const [i, cover] of covers.entries()) {
+      sink.write(`articles/a-${i}/index.html`, `page ${i}`);
+      sink.drawCovers([cover]);
+    }
+    await sink.close();
+    for (const cover of covers) {
+      const drawnHere = svgCoverFile(cover);
+      expect(await readFile(path.join(dir, drawnHere.path), 'utf8')).toBe(drawnHere.content);
+    }
+    expect(await readFile(path.join(dir, 'articles/a-69/index.html'), 'utf8')).toBe('page 69');
   });
 
   it('stops the build with the failed write: its path and reason, from write() or close()', async () => {
