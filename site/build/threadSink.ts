@@ -22,8 +22,8 @@ export interface WriterData {
 /**
  * Files as two arrays: one structured clone of two arrays is cheaper than one of an object per file. Then the SVG
  * covers for the writer to draw (a few subject fields each, against an SVG of several KB), so that drawing them
- * (90 µs each, a cover per article at 1,000 articles) leaves the thread that renders, on which a small site's
- * build waits: its other core draws the share cards and writes, with time to spare.
+ * (90 µs each, a cover per article at 1,000 articles) leaves the thread that renders, which a small site's build
+ * waits for, for the other core, which draws the share cards and writes.
  */
 export interface WriterBatch {
   paths: string[];
