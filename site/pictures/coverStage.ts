@@ -95,7 +95,7 @@ export interface CoversUnderWay {
  * Starts the cover stage: records every file's version at once, and starts
  * making the rasters that neither the release nor the image cache has. They
  * are made on libuv's threads, so a build starts them before it renders its
- * pages: a cold build's share cards (about 0.45 s of CPU) are then drawn beside the
+ * pages: a cold build's share cards (about 0.5 s of CPU) are then drawn beside the
  * rendering instead of after it, while a core would otherwise wait. The SVG
  * covers are drawn by whoever takes them (takeSvgs), else by finish().
  */

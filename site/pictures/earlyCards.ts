@@ -3,7 +3,7 @@
  *
  * The cards are drawn from the categories alone (shareCards.ts: each
  * subcategory's variants and the site's card, 85 on the bundled categories,
- * about 0.45 s of CPU), but the cover stage learns which ones the site shows
+ * about 0.5 s of CPU), but the cover stage learns which ones the site shows
  * only once its articles are loaded and filed, and then makes them while the
  * pages render, on cores the pages need. Meanwhile, for the first 0.4 s of a
  * cold 1,000-article build (1.3 s at 10,000), the render worker has loaded its

@@ -1,7 +1,7 @@
 /**
  * Share cards: the 1200 × 630 JPEG a social network or chat shows for a page
  * (og:image, twitter:image). Crawlers do not read SVG, so a card is a raster,
- * and a raster costs about 5 ms of CPU to draw (`npm run bench:covers`): one
+ * and a raster costs about 6 ms of CPU to draw (`npm run bench:covers`: 6.3 ms): one
  * per article made a cold build of 100,000 articles spend 12 minutes of CPU on
  * pictures nobody sees until the page is shared.
  *
@@ -20,12 +20,12 @@ import type { CoverSubject } from './coverArt.ts';
 
 /**
  * Cards per subcategory. The bundled categories.json has 42 subcategories, so
- * a site draws at most 42 × 2 + 1 (the site's card) = 85 cards, about 0.45 s of
+ * a site draws at most 42 × 2 + 1 (the site's card) = 85 cards, about 0.5 s of
  * CPU once per image cache, whether it has 1,000 articles (which paid 7 s for
  * 1,000 cards before) or 100,000 (12 minutes before). Two, because of
  * two articles of one subcategory shared side by side in a feed, half look
  * alike, where one variant would make them all alike; each variant more costs
- * another 42 rasters (0.2 s of CPU, a tenth of a cold 1,000-article build's)
+ * another 42 rasters (0.25 s of CPU, a tenth of a cold 1,000-article build's)
  * for a smaller gain: a third variant takes that half to a third.
  */
 export const CARD_VARIANTS = 2;
