@@ -158,7 +158,7 @@ await discard(work);
 // Every felt build of this run runs this copy of felt, whatever a test run compiles into lib/ meanwhile.
 const FELT = await freezeFelt(work);
 // The machine's speed at what moves every tool's wall time (bench/machine.mjs), before the builds and after them.
-const machineBefore = await machineState();
+const machineBefore = await machineState(path.join(work, 'machine-before'));
 const all = [];
 for (const n of sizes) {
   const usePeers = needsPeers(n) ? peers : { hugo: false, eleventy: undefined };
@@ -166,7 +166,7 @@ for (const n of sizes) {
 }
 // Every build is measured: now what was moved aside can go.
 await rm(trash, { recursive: true, force: true });
-const machineAfter = await machineState();
+const machineAfter = await machineState(path.join(work, 'machine-after'));
 
 console.log(`\nfelt bench — ${os.cpus().length} cores, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, median of ${runs} interleaved run(s)`);
 console.log(`this machine before the builds: ${describeMachine(machineBefore)}`);
