@@ -75,8 +75,11 @@ export class ThreadSink implements OutputSink {
 
   drawCovers(covers: readonly DrawnCover[]): void {
     this.throwIfFailed();
-    this.batch.covers.push(...covers);
-    this.sendWhenFull();
+    // One at a time, as files are: the covers left at the end come all at once, and a batch stays BATCH_FILES long.
+    for (const cover of covers) {
+      this.batch.covers.push(cover);
+      this.sendWhenFull();
+    }
   }
 
   /** Hands over what is queued, waits until the writer has written it all, and stops the writer. */

@@ -38,12 +38,13 @@ describe('the writer thread', () => {
   it('draws the SVG covers it is handed: the files the rendering thread would have written', async () => {
     const dir = await tempDir();
     const sink = new ThreadSink(script, { dir });
-    // One cover a page, as a small site's build hands them over, across several batches.
-    const covers = Array.from({ length: 70 }, (_, i) => ownCover(`a-${i}`));
-    for (const [i, cover] of covers.entries()) {
+    // One cover a page, as a small site's build hands them over, across several batches; then the rest at once.
+    const covers = Array.from({ length: 200 }, (_, i) => ownCover(`a-${i}`));
+    for (const [i, cover] of covers.slice(0, 70).entries()) {
       sink.write(`articles/a-${i}/index.html`, `page ${i}`);
       sink.drawCovers([cover]);
     }
+    sink.drawCovers(covers.slice(70));
     await sink.close();
     for (const cover of covers) {
       const drawnHere = svgCoverFile(cover);
