@@ -51,17 +51,16 @@ export async function machineState(probeDir) {
   const reused = await nodeRun(`const b=Buffer.alloc(${CHUNK_MB}<<20);for(let i=0;i<${chunks};i++)b.fill(i)`);
   const extraMs = (fresh.seconds - reused.seconds) * 1000;
   mkdirSync(probeDir, { recursive: true });
-  const make = (run) =>
-    `const fs=require('fs');const d=${JSON.stringify(path.join(probeDir, String(run)))};fs.mkdirSync(d);` +
-    `for(let i=0;i<${FOLDERS};i++){fs.mkdirSync(d+'/'+i);fs.writeFileSync(d+'/'+i+'/index.html','x'.repeat(2048))}`;
-  const runs = [];
-  for (let run = 0; run < 3; run++) runs.push(await timed(process.execPath, ['-e', make(run)]));
-  const folders = median(runs.map((r) => r.wall));
+  // Each run makes its folders in a new folder of its own inside probeDir.
+  const folders = await nodeRun(
+    `const fs=require('fs');const d=fs.mkdtempSync(${JSON.stringify(probeDir + path.sep)});` +
+      `for(let i=0;i<${FOLDERS};i++){fs.mkdirSync(d+'/'+i);fs.writeFileSync(d+'/'+i+'/index.html','x'.repeat(2048))}`,
+  );
   return {
     nodeStartMs: start.seconds * 1000,
     freshMsPer100MB: (extraMs * 100) / FRESH_MB,
     microsPerFault: (extraMs * 1000) / (fresh.faults - reused.faults),
-    microsPerFolder: (Math.max(0, folders - start.seconds) * 1e6) / FOLDERS,
+    microsPerFolder: (Math.max(0, folders.seconds - start.seconds) * 1e6) / FOLDERS,
   };
 }
 

@@ -6,14 +6,12 @@
  */
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { REPO } from './cli.ts';
 
 export async function markdownDocuments(...names: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const name of names) {
-    const full = path.join(ROOT, name);
+    const full = path.join(REPO, name);
     if ((await stat(full)).isFile()) {
       files.push(full);
       continue;
