@@ -8,9 +8,9 @@
  */
 import { collectBatches, submitBatch } from '../../cli/generate/batch.ts';
 import { createReporter } from '../../cli/report.ts';
-import { startFakeGcs } from '../../tests/helpers/fakeGcs.ts';
-import { startFakeOpenAi } from '../../tests/helpers/fakeOpenAi.ts';
-import { makeFixture } from '../../tests/helpers/fixtureSite.ts';
+import { startFakeGcs } from '../../tests/support/fakeGcs.ts';
+import { startFakeOpenAi } from '../../tests/support/fakeOpenAi.ts';
+import { makeFixture } from '../../tests/support/fixtureSite.ts';
 
 const silent = () => createReporter({ stdout: { write: () => true } as never, stderr: { write: () => true } as never, tty: false });
 const seconds = (since: number) => Math.round((performance.now() - since) / 100) / 10;

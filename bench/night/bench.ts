@@ -26,7 +26,7 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
-import { startFakeGcs, type FakeGcs } from '../../tests/helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../../tests/support/fakeGcs.ts';
 import { random } from '../corpus.mjs';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');

@@ -22,7 +22,7 @@ import { ERROR_PAGES } from '../../shared/errorPages.ts';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
 import { isCompressible } from '../../site/serve/compression.ts';
 import { contentTypeFor } from '../../site/serve/headers.ts';
-import { startFakeGcs } from '../../tests/helpers/fakeGcs.ts';
+import { startFakeGcs } from '../../tests/support/fakeGcs.ts';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
 const BUCKET = 'felt-night-site';

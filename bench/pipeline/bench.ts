@@ -7,9 +7,9 @@ import path from 'node:path';
 import { generate, type RunSummary } from '../../cli/generate/run.ts';
 import { pull } from '../../cli/pull.ts';
 import { createReporter } from '../../cli/report.ts';
-import { startFakeGcs } from '../../tests/helpers/fakeGcs.ts';
-import { startFakeOpenAi } from '../../tests/helpers/fakeOpenAi.ts';
-import { articleSource, makeFixture } from '../../tests/helpers/fixtureSite.ts';
+import { startFakeGcs } from '../../tests/support/fakeGcs.ts';
+import { startFakeOpenAi } from '../../tests/support/fakeOpenAi.ts';
+import { articleSource, makeFixture } from '../../tests/support/fixtureSite.ts';
 
 const silent = () => createReporter({ stdout: { write: () => true } as never, stderr: { write: () => true } as never, tty: false });
 

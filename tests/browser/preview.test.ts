@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preview, type PreviewResult } from '../../cli/preview.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
 import { launchChromium, type Browser } from '../support/chromium.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { openBucket, putArticle, quiet } from '../cli/editorial/helpers.ts';

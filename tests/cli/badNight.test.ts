@@ -20,8 +20,8 @@ import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
 import type { Bucket } from '../../cli/storage/types.ts';
 import { EXIT } from '../../shared/exitCodes.ts';
 import { displayPath } from '../../shared/paths.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../support/fixtureSite.ts';
 
 let gcs: FakeGcs;
 let fixture: Fixture;

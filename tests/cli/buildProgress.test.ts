@@ -1,6 +1,6 @@
 /** felt build's progress: nothing for a build under a second, a bar on a terminal, plain lines in CI. */
 import { describe, expect, it } from 'vitest';
-import { textSink, wait } from '../helpers/textSink.ts';
+import { textSink, wait } from '../support/textSink.ts';
 import { delayedProgress } from '../../cli/commands/build.ts';
 
 const sink = textSink;

@@ -7,9 +7,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
-import { makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.ts';
+import { makeFixture, type Fixture } from '../support/fixtureSite.ts';
 
 const KEY = 'sk-live-cli-secret-9876543210';
 let llm: FakeOpenAi;

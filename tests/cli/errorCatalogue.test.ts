@@ -16,7 +16,7 @@ import { FeltError, errorCatalogue, isErrorCode } from '../../shared/errors.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
 import { writingSite } from '../../site/build/stages.ts';
 import { deserializeError, serializeError } from '../../site/build/workerErrors.ts';
-import { makeFixture } from '../helpers/fixtureSite.ts';
+import { makeFixture } from '../support/fixtureSite.ts';
 import { listenOnLoopback } from '../support/loopback.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 

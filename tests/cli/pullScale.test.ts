@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pull } from '../../cli/pull.ts';
 import { RESTORE_ABOVE } from '../../cli/snapshot.ts';
 import { createReporter } from '../../cli/report.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../support/fixtureSite.ts';
 
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;
 // 10,000 in `npm test` (still four pages of 1,000 per locale, so paging is exercised); the issue's 100,000 with

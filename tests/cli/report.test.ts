@@ -4,7 +4,7 @@
  * the same bar, with the same terminal, log and --json behaviour.
  */
 import { describe, expect, it } from 'vitest';
-import { textSink, wait } from '../helpers/textSink.ts';
+import { textSink, wait } from '../support/textSink.ts';
 import { delayedProgress } from '../../cli/commands/build.ts';
 import { createReporter } from '../../cli/report.ts';
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startFakeGcs } from '../helpers/fakeGcs.ts';
+import { startFakeGcs } from '../support/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 
 const FELT = new URL('../../bin/felt.js', import.meta.url).pathname;

@@ -19,8 +19,8 @@ import { TEMP_MARK } from '../../shared/atomicWrite.ts';
 import { createReporter } from '../../cli/report.ts';
 import { openStorage, type StorageChoice } from '../../cli/storage/index.ts';
 import type { Bucket } from '../../cli/storage/types.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../support/fixtureSite.ts';
 
 let gcs: FakeGcs;
 let fixture: Fixture;

@@ -17,10 +17,10 @@ import { CRASH_POINTS, MIGRATION_CRASH_POINTS, type CrashPoint } from '../../sit
 import { servedRoot } from '../../site/build/releaseReaders.ts';
 import { deploy } from '../../cli/deploy.ts';
 import { createReporter } from '../../cli/report.ts';
-import { articleSource, captureStreams } from '../helpers/fixtureSite.ts';
+import { articleSource, captureStreams } from '../support/fixtureSite.ts';
 import { startServer } from '../../site/serve/server.ts';
-import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
-import { distSearch } from '../helpers/searchDist.ts';
+import { linkProblems, siteFilesOf } from '../support/linkIntegrity.ts';
+import { distSearch } from '../support/searchDist.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, runFelt, STACK_TRACE } from '../support/cli.ts';
 

@@ -24,9 +24,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploy } from '../../cli/deploy.ts';
 import { createReporter } from '../../cli/report.ts';
 import { buildSite } from '../../site/build/build.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { articleSource, captureStreams, makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
-import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { articleSource, captureStreams, makeFixture, type Fixture } from '../support/fixtureSite.ts';
+import { linkProblems, siteFilesOf } from '../support/linkIntegrity.ts';
 import { cleanEnv, runFelt } from '../support/cli.ts';
 
 const SITE_URL = 'https://feltmagazine.example';

@@ -11,8 +11,8 @@ import { mkdir, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promi
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
-import { articleSource } from '../helpers/fixtureSite.ts';
-import { siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { articleSource } from '../support/fixtureSite.ts';
+import { siteFilesOf } from '../support/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, runFelt } from '../support/cli.ts';
 

@@ -12,8 +12,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
-import { makeFixture, type Fixture } from '../helpers/fixtureSite.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.ts';
+import { makeFixture, type Fixture } from '../support/fixtureSite.ts';
 import { cleanEnv, runFelt, type Run } from '../support/cli.ts';
 import { startFaultServer, type FaultServer } from './support/faultServer.ts';
 

@@ -7,7 +7,7 @@
  * served release during a build, put a link or a file where felt keeps a
  * folder. Each time: one `felt:` line naming the path and what to do, exit
  * 1, no stack trace, and `dist` still serves a whole site (the link-integrity
- * check of tests/helpers/linkIntegrity.ts); the next build finishes.
+ * check of tests/support/linkIntegrity.ts); the next build finishes.
  *
  * Tests run as root, so permissions restrict nothing: only a real mount
  * makes a disk full or read-only. Where `mount` is refused, those tests are
@@ -21,9 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
-import { articleSource } from '../helpers/fixtureSite.ts';
+import { articleSource } from '../support/fixtureSite.ts';
 import { RequestLeases } from '../../site/build/releaseReaders.ts';
-import { linkProblems, siteFilesOf } from '../helpers/linkIntegrity.ts';
+import { linkProblems, siteFilesOf } from '../support/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { cleanEnv, runFelt, STACK_TRACE, type Run } from '../support/cli.ts';
 

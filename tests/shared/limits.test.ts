@@ -19,7 +19,7 @@ import { formatBytes, LIMITS, tooLarge } from '../../shared/limits.ts';
 import { siteSettingsSchema } from '../../shared/settings.ts';
 import { issueProblems } from '../../shared/validation.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
-import { siteSettings } from '../helpers/fixtureSite.ts';
+import { siteSettings } from '../support/fixtureSite.ts';
 import { tempDir } from '../site/helpers.ts';
 import { VALID_FRONTMATTER } from '../site/helpers.ts';
 

@@ -13,7 +13,7 @@ import { ContentError, formatProblem } from '../../shared/errors.ts';
 import { checkContent } from '../../site/content/check.ts';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { readProxyAllowlist } from '../../site/serve/proxy.ts';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
 import { runFelt, STACK_TRACE } from '../support/cli.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 

@@ -14,7 +14,7 @@ import { buildSite } from '../../site/build/build.ts';
 import { fixtureCopy, tempDir } from './helpers.ts';
 import { writeCorpus } from '../../bench/corpus.mjs';
 import { BACKGROUND_STAT_MIN } from '../../site/content/statFiles.ts';
-import { searchDifferences, titleQueries } from '../helpers/searchDist.ts';
+import { searchDifferences, titleQueries } from '../support/searchDist.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const run = promisify(execFile);

@@ -12,7 +12,7 @@ import { writeCorpus } from '../../bench/corpus.mjs';
 import { buildSite } from '../../site/build/build.ts';
 import { compactAt, planSearchIndex, type SearchEntry } from '../../site/indexes/searchIndex.ts';
 import type { SearchManifest } from '../../site/islands/search/text.ts';
-import { distSearch, searchDifferences, titleQueries } from '../helpers/searchDist.ts';
+import { distSearch, searchDifferences, titleQueries } from '../support/searchDist.ts';
 import { tempDir } from './helpers.ts';
 
 const NOW = new Date('2026-11-21T12:00:00Z');

@@ -21,9 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startFakeGcs, type FakeGcs } from '../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fakeOpenAi.ts';
-import { articleSource } from '../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fakeOpenAi.ts';
+import { articleSource } from '../support/fixtureSite.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const LOCALES = ['en_US', 'ru_RU', 'tr_TR'] as const;

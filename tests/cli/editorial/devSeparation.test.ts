@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pull } from '../../../cli/pull.ts';
 import { buildSiteInMemory } from '../../../site/build/build.ts';
 import { devContentDir } from '../../../shared/contentOrigin.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { fixtureCopy } from '../../site/helpers.ts';
 import { articlePath, openBucket, putArticle, quiet, storageChoice } from './helpers.ts';
 

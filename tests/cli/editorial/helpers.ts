@@ -9,8 +9,8 @@ import { createReporter } from '../../../cli/report.ts';
 import { loadProject } from '../../../cli/project.ts';
 import { openStorage, type StorageChoice } from '../../../cli/storage/index.ts';
 import type { Bucket } from '../../../cli/storage/types.ts';
-import type { FakeGcs } from '../../helpers/fakeGcs.ts';
-import { captureStreams } from '../../helpers/fixtureSite.ts';
+import type { FakeGcs } from '../../support/fakeGcs.ts';
+import { captureStreams } from '../../support/fixtureSite.ts';
 
 export const PREFIX = 'felt-magazine';
 

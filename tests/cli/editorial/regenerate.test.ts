@@ -12,8 +12,8 @@ import { replaceArticle } from '../../../cli/generate/replace.ts';
 import { publish } from '../../../cli/publish.ts';
 import { restoreVersion } from '../../../cli/restoreVersion.ts';
 import { parseArticle } from '../../../site/content/parseArticle.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
 import { fixtureCopy } from '../../site/helpers.ts';
 import { fixtureArticle, openBucket, quiet, storageChoice } from './helpers.ts';
 

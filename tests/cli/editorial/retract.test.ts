@@ -16,7 +16,7 @@ import { pull } from '../../../cli/pull.ts';
 import { retract } from '../../../cli/retract.ts';
 import { buildSite } from '../../../site/build/build.ts';
 import { startServer } from '../../../site/serve/server.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../../site/helpers.ts';
 import { articlePath, fixtureArticle, openBucket, putArticle, quiet, storageChoice } from './helpers.ts';
 

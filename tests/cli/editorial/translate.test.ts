@@ -12,8 +12,8 @@ import { publish } from '../../../cli/publish.ts';
 import { pull } from '../../../cli/pull.ts';
 import { buildSiteInMemory } from '../../../site/build/build.ts';
 import { parseArticle } from '../../../site/content/parseArticle.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
 import { fixtureCopy } from '../../site/helpers.ts';
 import { openBucket, quiet, storageChoice } from './helpers.ts';
 

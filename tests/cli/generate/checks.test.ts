@@ -11,7 +11,7 @@ import { loadLocaleRules } from '../../../cli/generate/rules.ts';
 import { loadContent } from '../../../site/content/loadContent.ts';
 import { parseArticle } from '../../../site/content/parseArticle.ts';
 import { readingMinutes, renderMarkdown } from '../../../site/render/markdown.ts';
-import { articleAnswer } from '../../helpers/articles.ts';
+import { articleAnswer } from '../../support/articles.ts';
 import { FIXTURE_SITE } from '../../site/helpers.ts';
 
 // Markdown syntax, dashes, hyphenated and apostrophe words, a link with an address and a title, a table.

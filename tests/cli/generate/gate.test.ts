@@ -13,8 +13,8 @@ import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { signatureOf, similarity } from '../../../cli/generate/similarity.ts';
 import { splitFrontmatter } from '../../../site/content/frontmatter.ts';
 import { loadContent } from '../../../site/content/loadContent.ts';
-import { articleAnswer } from '../../helpers/articles.ts';
-import { articleSource } from '../../helpers/fixtureSite.ts';
+import { articleAnswer } from '../../support/articles.ts';
+import { articleSource } from '../../support/fixtureSite.ts';
 import { FIXTURE_SITE } from '../../site/helpers.ts';
 import { devBucketDir, felt, libraryOptions, objectMetadata, setUpWorld } from './support.ts';
 

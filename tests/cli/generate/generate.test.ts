@@ -5,9 +5,9 @@ import { collectBatches, submitBatch } from '../../../cli/generate/batch.ts';
 import { generate, type GenerateOptions, type RunSummary } from '../../../cli/generate/run.ts';
 import { createReporter } from '../../../cli/report.ts';
 import { parseArticle } from '../../../site/content/parseArticle.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
-import { captureStreams, makeFixture, type Fixture } from '../../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
+import { captureStreams, makeFixture, type Fixture } from '../../support/fixtureSite.ts';
 
 const KEY = 'sk-test-secret-key-0123456789';
 let llm: FakeOpenAi;
@@ -249,10 +249,10 @@ describe('felt generate', () => {
   });
 
   it('rejects slugs and titles that exist in content/ or the bucket', async () => {
-    const { articleAnswer } = await import('../../helpers/articles.ts');
+    const { articleAnswer } = await import('../../support/articles.ts');
     const taken = articleAnswer('en', 1);
     await fixture.cleanup();
-    const { makeFixture: make, articleSource } = await import('../../helpers/fixtureSite.ts');
+    const { makeFixture: make, articleSource } = await import('../../support/fixtureSite.ts');
     fixture = await make({ articles: { [`en_US/${taken.slug}.md`]: articleSource(taken.slug, 'Completely different') } });
     let n = 0;
     llm.reply = () => {

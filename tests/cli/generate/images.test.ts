@@ -14,9 +14,9 @@ import { publish } from '../../../cli/publish.ts';
 import { pull } from '../../../cli/pull.ts';
 import { createReporter } from '../../../cli/report.ts';
 import { findProviderPictures } from '../../../site/pictures/providerPictures.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
-import { captureStreams, makeFixture, type Fixture } from '../../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
+import { captureStreams, makeFixture, type Fixture } from '../../support/fixtureSite.ts';
 
 const KEY = 'sk-test-secret-key-0123456789';
 const IMAGES = { model: 'gpt-image-1', size: '1536x1024', quality: 'low' };

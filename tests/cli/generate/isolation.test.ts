@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
-import { articleAnswer } from '../../helpers/articles.ts';
+import { articleAnswer } from '../../support/articles.ts';
 import { bucketFiles, felt, libraryOptions, slotOf, setUpWorld } from './support.ts';
 
 const world = setUpWorld();

@@ -12,7 +12,7 @@ import { neverConnected } from '../../../cli/generate/llm.ts';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
 import { FeltError } from '../../../shared/errors.ts';
 import { EXIT } from '../../../shared/exitCodes.ts';
-import { makeFixture, siteSettings } from '../../helpers/fixtureSite.ts';
+import { makeFixture, siteSettings } from '../../support/fixtureSite.ts';
 import { listenOnLoopback } from '../../support/loopback.ts';
 import { bucketFiles, felt, feltWithEnv, KEY, libraryOptions, setUpWorld, closedPortUrl } from './support.ts';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { generate, type DryRunResult, type RunSummary } from '../../../cli/generate/run.ts';
 import { loadContent } from '../../../site/content/loadContent.ts';
-import { makeFixture } from '../../helpers/fixtureSite.ts';
+import { makeFixture } from '../../support/fixtureSite.ts';
 import { libraryOptions, setUpWorld } from './support.ts';
 
 const world = setUpWorld();

@@ -11,9 +11,9 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import type { GenerateOptions } from '../../../cli/generate/run.ts';
 import { createReporter } from '../../../cli/report.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/fakeOpenAi.ts';
-import { captureStreams, makeFixture, type Fixture } from '../../helpers/fixtureSite.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
+import { captureStreams, makeFixture, type Fixture } from '../../support/fixtureSite.ts';
 import { closedLoopbackPort } from '../../support/loopback.ts';
 
 export const KEY = 'sk-test-secret-key-0123456789';

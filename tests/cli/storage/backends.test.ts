@@ -14,7 +14,7 @@ import { FeltError } from '../../../shared/errors.ts';
 import { LocalStorage } from '../../../cli/storage/local.ts';
 import { listInRanges, nameRanges } from '../../../cli/storage/nameRanges.ts';
 import type { Storage } from '../../../cli/storage/types.ts';
-import { startFakeGcs, type FakeGcs } from '../../helpers/fakeGcs.ts';
+import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { listenOnLoopback } from '../../support/loopback.ts';
 
 let gcs: FakeGcs;

@@ -17,7 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { CRC32C } from '@google-cloud/storage';
 import { compareNames } from '../../cli/storage/nameRanges.ts';
-import { listenOnLoopback } from '../support/loopback.ts';
+import { listenOnLoopback } from './loopback.ts';
 
 export type RequestKind =
   | 'bucket.list'

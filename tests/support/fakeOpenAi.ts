@@ -10,7 +10,7 @@
  */
 import { buffer } from 'node:stream/consumers';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listenOnLoopback } from '../support/loopback.ts';
+import { listenOnLoopback } from './loopback.ts';
 import { articleAnswer, languageOf } from './articles.ts';
 
 export interface ChatCall {
