@@ -25,11 +25,14 @@ export interface RangeValidators {
   lastModified: string;
 }
 
-/** What to send for a file of `size` bytes: the whole file, one part of it (`end` inclusive), or a 416. */
-export function chooseRange(headers: IncomingHttpHeaders, size: number, validators: RangeValidators): RangeAnswer {
+/**
+ * What to send for a file of `size` bytes: the whole file, one part of it (`end` inclusive), or a 416. `now` is the
+ * time the response is sent (its Date header), in milliseconds.
+ */
+export function chooseRange(headers: IncomingHttpHeaders, size: number, validators: RangeValidators, now: number): RangeAnswer {
   const header = headers.range;
   const ifRange = headers['if-range'];
-  if (header === undefined || (ifRange !== undefined && (typeof ifRange !== 'string' || !rangeStillFits(ifRange, validators)))) return WHOLE;
+  if (header === undefined || (ifRange !== undefined && (typeof ifRange !== 'string' || !rangeStillFits(ifRange, validators, now)))) return WHOLE;
   const ranges = parseByteRanges(header, size);
   if (ranges === 'unreadable' || ranges === 'empty file') return WHOLE;
   if (ranges.length === 0) return { kind: 'unsatisfiable' };
@@ -45,13 +48,17 @@ export function contentRange(size: number, part?: { start: number; end: number }
 /**
  * If-Range (RFC 9110, 13.1.5): the range applies only to the copy the client has. An entity tag matches by strong
  * comparison, which felt's tags never pass: they are weak, one tag for the file in every coding, so a range asked
- * with one gets the whole file. A date must be the Last-Modified date exactly.
+ * with one gets the whole file. A date must be the Last-Modified date exactly, and that date must be a strong
+ * validator (8.8.2.2): at least one second before the response's Date. Dates count whole seconds, so a file written
+ * twice within the second of its Last-Modified has one date for both copies; a range of the second cut to complete
+ * the first would splice two files into one download.
  */
-function rangeStillFits(ifRange: string, { etag, lastModified }: RangeValidators): boolean {
+function rangeStillFits(ifRange: string, { etag, lastModified }: RangeValidators, now: number): boolean {
   const value = ifRange.trim();
   if (value.startsWith('"') || value.startsWith('W/')) return !value.startsWith('W/') && !etag.startsWith('W/') && value === etag;
   const date = Date.parse(value);
-  return !Number.isNaN(date) && date === Date.parse(lastModified);
+  const modified = Date.parse(lastModified);
+  return !Number.isNaN(date) && date === modified && modified + 1000 <= Math.floor(now / 1000) * 1000;
 }
 
 /**

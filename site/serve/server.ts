@@ -150,7 +150,7 @@ export function createHandler(options: ServeOptions) {
       return;
     }
     // A range is of the file's own bytes, sent unencoded; a client that refuses those gets the whole file encoded.
-    const range = chooseRange(request.headers, found.info.size, { etag, lastModified });
+    const range = chooseRange(request.headers, found.info.size, { etag, lastModified }, Date.now());
     const rangeApplies = range.kind !== 'whole' && acceptsIdentity(request.headers);
     if (rangeApplies && range.kind === 'unsatisfiable') {
       for (const name of ['ETag', 'Last-Modified', 'Cache-Control']) response.removeHeader(name);

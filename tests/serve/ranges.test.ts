@@ -5,13 +5,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
 import { startDev } from '../../site/dev/devServer.ts';
+import { chooseRange } from '../../site/serve/ranges.ts';
 import { FELT_BIN, REPO } from '../support/cli.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
@@ -22,6 +23,7 @@ let base: URL;
 /** A file of random bytes (served as it is) and a text file (served compressed to those who ask). */
 let clip: Buffer;
 let notes: Buffer;
+let distDir: string;
 
 /** A request to felt serve, or to another server (`origin`). */
 const request = (pathname: string, headers: http.OutgoingHttpHeaders = {}, method = 'GET', origin = base.href) =>
@@ -35,6 +37,10 @@ beforeAll(async () => {
   notes = Buffer.from(Array.from({ length: 400 }, (_, i) => `line ${i}: the closing line moved before the kick-off\n`).join(''));
   await writeFile(path.join(dist, 'clip.bin'), clip);
   await writeFile(path.join(dist, 'notes.txt'), notes);
+  // Written an hour ago, as a built site's files are by the time they are downloaded: a strong Last-Modified date.
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  await utimes(path.join(dist, 'clip.bin'), anHourAgo, anHourAgo);
+  distDir = dist;
   felt = spawn(process.execPath, [FELT_BIN, 'serve', '--dist', dist, '--port', '0'], { cwd: REPO, stdio: ['ignore', 'pipe', 'inherit'] });
   base = new URL(await servedAt(felt));
 }, 120_000);
@@ -105,6 +111,28 @@ describe('felt serve, Range', () => {
     }
   });
 
+  it('sends the whole file for an If-Range date that is not a second older than the answer, the range once it is', async () => {
+    // Dates count whole seconds: a file replaced within the second of its Last-Modified keeps that date, and a range
+    // of the new copy would complete a download of the old. A date not before the answer's Date is no proof.
+    const fresh = randomBytes(5_000);
+    await writeFile(path.join(distDir, 'fresh.bin'), fresh);
+    // Its date ahead of the server's clock (the answer's Date is never a second past it), so the case is certain.
+    const ahead = new Date(Date.now() + 30_000);
+    await utimes(path.join(distDir, 'fresh.bin'), ahead, ahead);
+    const lastModified = (await request('/fresh.bin')).headers['last-modified']!;
+    const answer = await request('/fresh.bin', { Range: 'bytes=10-19', 'If-Range': lastModified });
+    expect(Date.parse(answer.headers.date!)).toBeLessThan(Date.parse(lastModified) + 1000);
+    expect(answer.status).toBe(200);
+    expect(answer.body.equals(fresh)).toBe(true);
+    // A minute older than the answer: the same kind of date gets the range.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    await utimes(path.join(distDir, 'fresh.bin'), aMinuteAgo, aMinuteAgo);
+    const older = (await request('/fresh.bin')).headers['last-modified']!;
+    const part = await request('/fresh.bin', { Range: 'bytes=10-19', 'If-Range': older });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(fresh.subarray(10, 20))).toBe(true);
+  });
+
   it('answers HEAD as it answers GET, without the body', async () => {
     const part = await request('/clip.bin', { Range: 'bytes=100-199' }, 'HEAD');
     expect(part.status).toBe(206);
@@ -152,4 +180,17 @@ describe('felt dev, Range', () => {
       await dev.close();
     }
   }, 120_000);
+});
+
+describe('chooseRange, If-Range by date', () => {
+  it('takes the Last-Modified date as proof only from the second after it: a strong date (RFC 9110, 8.8.2.2)', () => {
+    const lastModified = 'Mon, 30 Nov 2026 02:00:00 GMT';
+    const modified = Date.parse(lastModified);
+    const validators = { etag: 'W/"1388-19ad"', lastModified };
+    const headers = { range: 'bytes=10-19', 'if-range': lastModified };
+    expect(chooseRange(headers, 5_000, validators, modified)).toEqual({ kind: 'whole' });
+    expect(chooseRange(headers, 5_000, validators, modified + 999)).toEqual({ kind: 'whole' });
+    expect(chooseRange(headers, 5_000, validators, modified + 1_000)).toEqual({ kind: 'part', start: 10, end: 19 });
+    expect(chooseRange({ ...headers, 'if-range': 'Mon, 30 Nov 2026 01:59:59 GMT' }, 5_000, validators, modified + 60_000)).toEqual({ kind: 'whole' });
+  });
 });
