@@ -61,6 +61,12 @@ export interface RecordedArticles {
 /** What ends each recorded slug and token. A path never holds NUL: it separates the names and keys in the file. */
 export const FIELD_END = '\0';
 
+/**
+ * The key a cold build writes down for a page with inputs, whose key it did not work out: no digest is empty, so
+ * the next build that makes the page from other inputs finds its key changed and renders it (renderPages).
+ */
+export const UNKEYED = '';
+
 // crypto.hash() (Node 20.12+) hashes in one call, several times cheaper than createHash() for the
 // thousands of small inputs a build digests; older Node 20 releases fall back to createHash().
 const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string }).hash;
@@ -240,6 +246,11 @@ export class ManifestMaker {
   /** Whether this manifest is made beside a previous one, noting what differs from it: any build but a cold one. */
   private get tracking(): boolean {
     return this.columns === undefined;
+  }
+
+  /** A cold build's: no previous manifest, so no page's key is compared with anything in this build. */
+  get cold(): boolean {
+    return this.columns !== undefined;
   }
 
   constructor(templateKey: string, previous?: BuildManifest) {
