@@ -444,8 +444,8 @@ async function renderPages(
         const spec = entry.spec();
         // A cold build renders every page whatever its key, and a page with inputs needs its key only in a build
         // that finds those inputs changed: unkeyed, such a page is rendered then, as it is when its key changed. One
-        // spec serialised and hashed fewer a page: 0.19 s of the build thread's CPU at 10,000 articles (--cpu-prof),
-        // and, once after a cold build, the pages whose inputs changed but whose key did not render again.
+        // spec serialised and hashed fewer a page: 0.19 s of the build thread's CPU at 10,000 articles (--cpu-prof).
+        // The price: once after a cold build, a page whose inputs changed but whose spec did not is rendered too.
         const key = maker.cold && entry.inputs !== undefined ? UNKEYED : keyOf(spec);
         const previousKey = maker.setPage(spec.path, key, entry.inputs);
         if (previousKey !== key) {

@@ -243,14 +243,14 @@ export class ManifestMaker {
   /** A cold build's pages (nothing to compare with): kept as the file writes them, not in the manifest's maps. */
   private readonly columns?: PageColumns;
 
-  /** Whether this manifest is made beside a previous one, noting what differs from it: any build but a cold one. */
-  private get tracking(): boolean {
-    return this.columns === undefined;
-  }
-
   /** A cold build's: no previous manifest, so no page's key is compared with anything in this build. */
   get cold(): boolean {
     return this.columns !== undefined;
+  }
+
+  /** Whether this manifest is made beside a previous one, noting what differs from it: any build but a cold one. */
+  private get tracking(): boolean {
+    return !this.cold;
   }
 
   constructor(templateKey: string, previous?: BuildManifest) {
