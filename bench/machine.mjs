@@ -77,7 +77,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     'usage: node bench/machine.mjs [folder]   (prints how fast this machine starts Node, touches fresh memory, and makes folders in a new folder inside `folder`)',
     { allowPositionals: true },
   );
-  const probe = mkdtempSync(path.join(positionals[0] ?? os.tmpdir(), 'felt-machine-'));
+  // The folder is made if missing, as `--work` is by the benches.
+  const parent = path.resolve(positionals[0] ?? os.tmpdir());
+  mkdirSync(parent, { recursive: true });
+  const probe = mkdtempSync(path.join(parent, 'felt-machine-'));
   console.log(describeMachine(await machineState(probe)));
   // Kept: removing its 12,000 inodes here made the next minutes' builds (and probes) slow on this disk. Run at
   // 02:27 UTC on 2026-11-30 just before `npm run bench`, the removal made the bench's own probe read 290 µs where
