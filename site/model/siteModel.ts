@@ -51,6 +51,9 @@ export interface ModelOptions {
   pictures?: ReadonlyMap<string, ProviderPicture>;
 }
 
+/** Article summaries remembered at most (buildSiteModel), as the card tokens are (routes/articlePages.ts). */
+const SUMMARIES_REMEMBERED = 8192;
+
 export function buildSiteModel(content: SiteContent, options: ModelOptions): SiteModel {
   const locale = options.locale ?? content.settings.locale;
   const ui = options.ui ?? DEFAULT_UI[locale];
@@ -63,7 +66,11 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   const byId = new Map<string, Article>();
   for (const article of articles) byId.set(article.id, article);
   const coverOf = drawnCovers(index, coverVariants(content.settings.home.pageSize));
-  // One summary object per article, made once: the page keyer digests each object once (build/pageKey.ts).
+  // Summaries made are remembered a while, not for the whole build: the pages that show an article's summary (its
+  // neighbours' related lists, its listings) are mostly made near one another in the build's walk, and one object per
+  // article kept to the end was 150-230 B an article on the build thread's heap (README, "Memory as the site grows",
+  // step 5). One made again costs its making (17,000 more of 70,000 asked for in a cold 10,000-article build) and, in
+  // a build that keys the page showing it, its digest again (build/pageKey.ts digests each object once).
   const made = new Map<string, ArticleSummary>();
   const summarize = createSummarizer(authorSlugs, translator.pick);
   const summaries = {
@@ -72,6 +79,7 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
       const article = summary ? undefined : byId.get(id);
       if (article) {
         const cover = pictures.has(article.slug) ? undefined : coverOf(article).path;
+        if (made.size >= SUMMARIES_REMEMBERED) made.clear();
         made.set(id, (summary = summarize(article, index.placementsOf(article), cover)));
       }
       return summary;
