@@ -30,12 +30,12 @@ import { adsFor, announceNewTab, sanitizeAdHtml } from '../render/sponsored.ts';
 import { buildAssets } from '../assets/clientBundle.ts';
 import { MANIFEST_FILE, ManifestMaker, UNKEYED, digest, feltCodeVersion, type BuildManifest } from './buildCache.ts';
 import { readManifestAhead, servedManifest, type ManifestAhead } from './manifestAhead.ts';
-import { assembleRelease, openRelease, type Assembled } from './commit.ts';
+import { assembleRelease, finishRewrite, openRelease, openRewrite, type Assembled } from './commit.ts';
 import { planAdditions, planKey, recordedArticles, type AdditionPlan } from './additions.ts';
 import { faviconIco } from '../assets/favicon.ts';
 import { siteFeeds } from '../indexes/siteFeeds.ts';
 import { FileSink, MemorySink, type OutputSink } from './fileSink.ts';
-import { discardSpare, nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
+import { nextReleasePath, prepareOutput, publishRelease, type OutputLayout } from './output.ts';
 import { checkCacheFolder, removeLeftover } from './swapFaults.ts';
 import { loadingContent, preparingOutput, writingSite } from './stages.ts';
 import { duringStage } from '../../shared/stageErrors.ts';
@@ -104,10 +104,12 @@ export interface BuildResult {
   compilationHash: string;
   threads: number;
   /**
-   * An incremental build's release: what it was made from (commit.ts: the spare, chained or compared; a killed
-   * build's unfinished release, salvaged; or nothing) and how many files it linked from the served release.
+   * A release made from an older one, and how many files it linked from the served release. An incremental build's
+   * (commit.ts): from the spare, chained or compared, or reworked when made from other templates; from a killed
+   * build's unfinished release, salvaged; or from nothing. A full build's over the spare or a killed build's
+   * release: rewritten. Absent for a full build into a new folder.
    */
-  release?: Pick<Assembled, 'from' | 'linked'>;
+  release?: { from: Assembled['from'] | 'rewritten'; linked: number };
   milliseconds: number;
 }
 
@@ -241,13 +243,14 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   const templateKey = digest(`${feltCodeVersion()}|${JSON.stringify(setup)}`);
   const previous = options.incremental === false || !target.layout?.current ? undefined : servedManifest(target.layout.current, options.ahead);
   const reuse = previous?.templateKey === templateKey ? previous : undefined;
-  // Only an incremental build reworks the spare release (commit.ts): for any other, it goes while pages render.
-  if (target.layout && !reuse) discardSpare(target.layout);
-  // An incremental build writes straight into its new release, the spare renamed to it (commit.ts), replacing the
-  // files there: they may be hard links to the served release's.
+  // A build that renders every page writes it over the spare release's, or a killed build's (commit.ts, openRewrite);
+  // an incremental build writes straight into its new release, the spare renamed to it (openRelease). Either
+  // replaces the files there that are hard links to the served release's.
+  const rewrite = !reuse && target.layout ? openRewrite(target.layout) : undefined;
   const opened = reuse && target.layout ? openRelease(target.layout, reuse, templateKey) : undefined;
-  if (opened) {
-    const folder = { dir: opened.folder, replace: true };
+  const into = opened?.folder ?? rewrite;
+  if (into) {
+    const folder = { dir: into, replace: true };
     target.sink = new FileSink(folder);
     target.pool = folder;
   }
@@ -261,9 +264,9 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   mark(`plan (${plan ? `${plan.added.length} articles added` : additions && 'fullCheck' in additions ? `every page: ${additions.fullCheck}` : 'every page'})`);
   manifest.articles = plan?.articles ?? recordedArticles(model);
   if (plan) maker.keepUnseenPages();
-  // What this build writes, for an incremental build to rework the spare release with (commit.ts). A full build's
-  // release is its staging folder as it stands: it keeps no list (at 100,000 articles 340,000 paths, 30 MB of heap).
-  const written: string[] | undefined = reuse ? [] : undefined;
+  // What this build writes, for the release it reworks (commit.ts). A full build into its staging folder keeps no
+  // list: that folder is its release as it stands (at 100,000 articles 340,000 paths, 30 MB of heap).
+  const written: string[] | undefined = into ? [] : undefined;
   const { sink, layout } = target;
 
   // The rasters (a cold build's share cards) are made on libuv's threads while the pages render.
@@ -370,10 +373,15 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   if (target.layout) crashPoint('pages-written');
   // The manifest goes last: until it is in place, the previous one describes the output. A full build's staging
   // folder is its release, renamed whole; an incremental build's release gets it once the rest is linked (commit.ts).
-  if (!opened) sink.write(MANIFEST_FILE, manifestText);
-  // Puts the release in place; says how an incremental build's was made.
+  if (!into) sink.write(MANIFEST_FILE, manifestText);
+  // Puts the release in place; says how it was made, when from an older one.
   const finish = async (): Promise<BuildResult['release']> => {
     if (!layout) return undefined;
+    if (rewrite) {
+      finishRewrite(rewrite, written!, manifestText);
+      await publishRelease(layout, rewrite);
+      return { from: 'rewritten', linked: 0 };
+    }
     if (!opened) {
       const release = nextReleasePath(layout);
       renameSync(layout.staging, release);

@@ -1,5 +1,5 @@
 /**
- * Making an incremental build's release (issue 14).
+ * Making a release from an older one (issues 13 and 14).
  *
  * The current release is never touched: it is being served. The new release
  * is made from the spare one (the build before, see output.ts), opened before
@@ -7,14 +7,16 @@
  * manifest removed, it is unfinished from then on, never served, and removed
  * by the next build if this one does not finish. The build writes what it
  * renders straight into it, each file replacing the one there (fileSink.ts:
- * files are only ever replaced, never rewritten, so a hard link shares bytes
- * that never change). Then (assembleRelease) the files no longer in the site
- * are deleted, the files that changed in the build before and were not
- * written now are hard-linked from the current release, and the manifest goes
- * in last. Without a usable spare the release starts empty and every file not
- * written is linked, unless a killed build left its release unfinished
- * (output.ts): that one is reworked instead, file by file against the served
- * release (reworkSalvage). Then outDir flips to it.
+ * a file shared with another release is only ever replaced, never written
+ * into, so a hard link shares bytes that never change). Then
+ * (assembleRelease) the files no longer in the site are deleted, the files
+ * that changed in the build before and were not written now are hard-linked
+ * from the current release, and the manifest goes in last. A spare of other
+ * templates, or a release a killed build left unfinished (output.ts), is
+ * reworked file by file against the served release (reworkSalvage). Without
+ * either the release starts empty and every file not written is linked. Then
+ * outDir flips to it. A build that renders every page writes them over the
+ * spare's the same way (openRewrite, finishRewrite).
  *
  * Rendering into the release, not into a staging folder moved in afterwards:
  * at 100,000 articles a rebuild made two staging folders for each of its 200
@@ -28,7 +30,7 @@
  * or walking every entry of both (at 100,000 articles, 24 MB and 400,000
  * entries for the 20 pages a night changes).
  */
-import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { isInside } from '../../shared/insideFolder.ts';
@@ -44,9 +46,10 @@ export interface OpenedRelease {
   /**
    * chained: the spare is the release the served one was made beside (the usual night): two deltas say what differs.
    * compared: another spare of the same templates, compared entry by entry. salvaged: a release a killed build left
-   * unfinished, its files compared with the served release's. none: an empty folder.
+   * unfinished, its files compared with the served release's. reworked: a spare of other templates (made before a
+   * change of settings or of felt), compared the same way. none: an empty folder.
    */
-  from: 'chained' | 'compared' | 'salvaged' | 'none';
+  from: 'chained' | 'compared' | 'salvaged' | 'reworked' | 'none';
   spareManifest?: BuildManifest;
 }
 
@@ -89,13 +92,16 @@ export function openRelease(layout: OutputLayout, served: BuildManifest, templat
   } else if (layout.spare) {
     // Page keys leave out the templates (asset names, the shell): a spare made from others has stale files under
     // the same keys, so it is of no use. (A chained spare always shares them: the served build reused it.)
+    // Still worth reworking as a killed build's release is (reworkSalvage): its folders are there, and most of its
+    // files are replaced by links, where an empty folder takes a new folder for every page. At 10,000 articles the
+    // rebuild after a settings change took 7.3 s that way and 2.0 s this way (docs/performance-log.md).
     const read = readManifest(layout.spare);
-    if (read?.templateKey === templateKey) opened = { folder, from: 'compared', spareManifest: read };
+    opened = read?.templateKey === templateKey ? { folder, from: 'compared', spareManifest: read } : { folder, from: 'reworked' };
   }
   if (opened.from !== 'none') {
     renameSync(layout.spare!, folder);
     // From here on the release is unfinished until the new manifest arrives.
-    unlinkSync(path.join(folder, MANIFEST_FILE));
+    rmSync(path.join(folder, MANIFEST_FILE), { force: true });
   } else if (layout.salvage) {
     renameSync(layout.salvage, folder);
     opened = { folder, from: 'salvaged' };
@@ -104,6 +110,32 @@ export function openRelease(layout: OutputLayout, served: BuildManifest, templat
   }
   crashPoint('release-opened');
   return opened;
+}
+
+/**
+ * Opens a full build's release (one that renders every page: a first build over a site, a change of settings or of
+ * felt, --no-incremental) in the spare, or in a killed build's unfinished release: renamed to the new release's
+ * name, its manifest removed. The build writes every file over the one there (fileSink.ts), and finishRewrite
+ * removes what the new site does not have. A new folder instead would take a folder for every page and the spare's
+ * removal, while the pages render, its every folder: at 10,000 articles such a build took 6.8-7.4 s against 4.7 s
+ * for a cold one (docs/performance-log.md). Undefined when there is neither: the build writes into its staging folder.
+ */
+export function openRewrite(layout: OutputLayout): string | undefined {
+  const older = layout.spare ?? layout.salvage;
+  if (!older) return undefined;
+  const folder = nextReleasePath(layout);
+  renameSync(older, folder);
+  layout.spare = layout.salvage = undefined;
+  rmSync(path.join(folder, MANIFEST_FILE), { force: true });
+  crashPoint('release-opened');
+  return folder;
+}
+
+/** Finishes a full build's release opened by openRewrite: what the build did not write goes, the manifest goes in last. */
+export function finishRewrite(release: string, written: readonly string[], manifestText: string): void {
+  removeUnwanted(release, '', new Set(written));
+  crashPoint('release-pruned');
+  writeManifest(release, manifestText);
 }
 
 /** How a release was finished: what it was made from, and how many files were linked from the served release. */
@@ -118,7 +150,7 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assemb
   const { folder: release, from } = plan.opened;
   const wanted = plan.current;
   const written = new Set(plan.written);
-  if (from === 'salvaged') {
+  if (from === 'salvaged' || from === 'reworked') {
     const linked = reworkSalvage(release, layout.current!, wanted, written);
     crashPoint('release-linked');
     writeManifest(release, plan.manifestText);
@@ -196,13 +228,14 @@ function linker(release: string, currentRelease: string): (file: string) => void
 }
 
 /**
- * Makes a killed build's unfinished release into this build's (from: 'salvaged'); returns how many files it linked.
- * What that build left is not recorded anywhere (its spare's files, some it replaced, some it linked, one cut short
- * by the kill), but a file that is the served release's own, the same inode, is exactly what would be linked there:
- * files are only ever replaced, never written into (fileSink.ts). So what is not a file of the new release goes, each
- * file this build did not write is kept when it is the served one's and linked again when not, and the rest is
- * linked as into an empty folder. After a kill that is nearly every file kept for a stat each, where an empty folder
- * cost a folder and a link for every file of the site (minutes at 100,000 articles).
+ * Makes a killed build's unfinished release into this build's (from: 'salvaged'), or a spare of other templates
+ * (from: 'reworked'); returns how many files it linked. What that build left is not recorded anywhere (its spare's
+ * files, some it replaced, some it linked, one cut short by the kill), but a file that is the served release's own,
+ * the same inode, is exactly what would be linked there: a file shared with another release is only ever replaced,
+ * never written into (fileSink.ts). So what is not a file of the new release goes, each file this build did not
+ * write is kept when it is the served one's and linked again when not, and the rest is linked as into an empty
+ * folder. After a kill that is nearly every file kept for a stat each; a spare of other templates has its folders,
+ * where an empty folder cost a new folder for every page as well as a link for every file of the site.
  */
 function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>): number {
   const files = new Set<string>();

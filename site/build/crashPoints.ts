@@ -8,11 +8,11 @@
 export const CRASH_POINTS = [
   /** The layout is ready and the staging folder made; nothing rendered. */
   'prepared',
-  /** Incremental: the spare release renamed to the new one and its manifest removed; nothing written into it yet. */
+  /** The spare release (or a killed build's) renamed to the new one and its manifest removed; nothing written into it yet. */
   'release-opened',
-  /** Every page is rendered (into staging, or into an incremental build's new release) with every other file but the manifest. */
+  /** Every page is rendered (into staging, or into a release made from an older one) with every other file but the manifest. */
   'pages-written',
-  /** Incremental: the files no longer in the site deleted from the new release, nothing linked into it yet. */
+  /** Made from an older release: the files no longer in the site deleted from the new release, nothing linked into it yet. */
   'release-pruned',
   /** Incremental: every file written or linked in; the manifest not yet. */
   'release-linked',

@@ -3,15 +3,15 @@
  * time, and sync calls skip the promise and thread-pool round trips that
  * dominated the build's profile (20,000+ small files at 10,000 articles).
  * It writes only into a folder no one serves: a full build's staging folder,
- * or the release an incremental build is making (commit.ts). That release
- * shares its unchanged files with the served one by hard links, so there a
- * file is replaced, never written in place.
+ * or a release being made from an older one (commit.ts). That release
+ * shares files with the served one by hard links, so there a shared file is
+ * replaced, never written in place (swapFaults.ts, makeWayForFile).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../shared/insideFolder.ts';
 import type { DrawnCover } from '../pictures/drawnCovers.ts';
-import { makeFolders, removeFile } from './swapFaults.ts';
+import { makeFolders, makeFoldersOver, makeWayForFile } from './swapFaults.ts';
 
 /** Where a build's files go: a folder on disk, or memory for tests (Eleventy's executeBuild("json")). */
 export interface OutputSink {
@@ -28,7 +28,7 @@ export interface OutputSink {
 /** Folders a FileSink remembers having made. */
 const FOLDERS_REMEMBERED = 4096;
 
-/** Where a FileSink writes, and whether the files there may be links to a served release's (replaced, not written into). */
+/** Where a FileSink writes, and whether it holds an older release's files (some linked to a served release's). */
 export interface SinkFolder {
   dir: string;
   replace?: boolean;
@@ -49,14 +49,15 @@ export class FileSink implements OutputSink {
     if (!isInside(target, this.root)) throw new Error(`refusing to write outside the output folder: ${relative}`);
     const folder = path.dirname(target);
     if (!this.folders.has(folder)) {
-      makeFolders(folder);
+      if (this.replace) makeFoldersOver(folder, this.root);
+      else makeFolders(folder);
       // Most folders get one page's files and are never asked for again: the set is forgotten now and then rather
       // than kept for every page of the site (200,000 paths at 100,000 articles); a folder made again costs a mkdir.
       if (this.folders.size >= FOLDERS_REMEMBERED) this.folders.clear();
       this.folders.add(folder);
     }
     // A hard link to the served release's file is unlinked first: writing into it would change the served site.
-    if (this.replace) removeFile(target);
+    if (this.replace) makeWayForFile(target);
     writeFileSync(target, content);
   }
 }

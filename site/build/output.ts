@@ -7,8 +7,9 @@
  * (`felt serve`, `felt deploy`, a copy) sees the previous build or the new
  * one, whole, at every moment, whenever the build is killed. Only two
  * releases are kept: the current one and the previous one, which the next
- * incremental build brings up to date and reuses (commit.ts), so a rebuild
- * costs what changed, not one link per file. An incremental build killed
+ * build brings up to date and reuses (commit.ts), so a rebuild costs what
+ * changed, not one link per file, and a full build makes no folder the
+ * previous release has. A build killed
  * after it opened its release leaves that release unfinished and no spare:
  * the next build reworks the unfinished one instead (its salvage), keeping
  * the files it shares with the served release. Whatever else is in
@@ -206,13 +207,6 @@ function discard(entry: string): Promise<void> {
   const removal = rm(target, { recursive: true, force: true, maxRetries: 2 });
   removal.catch(() => undefined);
   return removal;
-}
-
-/** The spare release (or the salvage), when this build will not rework it: removed in the background from now on. */
-export function discardSpare(layout: OutputLayout): void {
-  for (const release of [layout.spare, layout.salvage]) if (release) layout.removals.push(discard(release));
-  layout.spare = undefined;
-  layout.salvage = undefined;
 }
 
 /** What builds before releases left next to outDir: staging and previous folders, and a link not yet renamed. */

@@ -8,6 +8,7 @@
 import { linkSync, lstatSync, mkdirSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
+import { isInside } from '../../shared/insideFolder.ts';
 
 function kindOf(info: { isSymbolicLink(): boolean }, file: string): string {
   if (!info.isSymbolicLink()) return 'a file';
@@ -102,4 +103,42 @@ export function removeFile(file: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+}
+
+/**
+ * Makes way for a file about to be written into a release being made (never a served one). A file only this
+ * release holds (one link) is written over where it is: no inode freed and another taken, which on this project's
+ * journal-less ext4 makes every new inode after a mass of freed ones slower (ialloc.c, recently_deleted). A hard
+ * link the file shares with another release goes first, so that the other keeps its bytes (files are replaced,
+ * never written into, where another release can see them); so do a symbolic link (writing would follow it) and a
+ * folder where the file goes (a felt of other templates laid its files out so).
+ */
+export function makeWayForFile(file: string): void {
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  if (!info || (info.isFile() && info.nlink === 1)) return;
+  if (info.isDirectory()) rmSync(file, { recursive: true, force: true });
+  else removeFile(file);
+}
+
+/**
+ * makeFolders in a release being made, where a file (or a link) may stand where a folder goes: each is removed,
+ * from the release's root down, and the folders made. Anything else that fails is thrown as makeFolders throws it.
+ */
+export function makeFoldersOver(folder: string, root: string): void {
+  try {
+    makeFolders(folder);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTDIR' && code !== 'EEXIST') throw error;
+  }
+  let at = root;
+  for (const part of path.relative(root, folder).split(path.sep)) {
+    at = path.join(at, part);
+    if (!isInside(at, root)) break;
+    const info = lstatSync(at, { throwIfNoEntry: false });
+    if (!info) break;
+    if (!info.isDirectory()) removeFile(at);
+  }
+  makeFolders(folder);
 }

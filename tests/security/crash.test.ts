@@ -36,8 +36,8 @@ const NEW_PER_ROUND = 4;
 /** Every build of the test has the same time, so two builds of the same content are the same bytes. */
 const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
 
-/** The points a full rebuild passes through (it has no release to rework). */
-const COLD_POINTS: CrashPoint[] = ['prepared', 'pages-written', 'release-complete', 'link-made', 'flipped'];
+/** The points a full rebuild passes through: it writes every file over the spare release's (commit.ts, openRewrite), links none. */
+const FULL_POINTS: CrashPoint[] = ['prepared', 'release-opened', 'pages-written', 'release-pruned', 'release-complete', 'link-made', 'flipped'];
 /** The kills in the migration of an older felt's plain dist/: after the move, and with the link made but not renamed in. */
 const MIGRATION_POINTS: CrashPoint[] = [...MIGRATION_CRASH_POINTS, 'link-made'];
 /** Killed at or after this point, the new build is what is served. */
@@ -197,7 +197,7 @@ afterAll(async () => {
 describe('felt build killed at every stage', () => {
   const cases: { point: CrashPoint; mode: 'incremental' | 'full' }[] = [
     ...CRASH_POINTS.map((point) => ({ point, mode: 'incremental' as const })),
-    ...COLD_POINTS.map((point) => ({ point, mode: 'full' as const })),
+    ...FULL_POINTS.map((point) => ({ point, mode: 'full' as const })),
   ];
   it.each(cases)(
     '$mode rebuild killed at "$point": dist/ is the previous or the new site, whole; the next build finishes',

@@ -176,15 +176,39 @@ describe('incremental builds', () => {
     const content = await fixtureCopy();
     const out = path.join(await tempDir(), 'dist');
     const nextYear = new Date('2027-01-02T12:00:00Z');
+    await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE);
     await buildSite({ contentDir: content, outDir: out, now: NOW });
-    // A new year changes every page's footer, not the pages' own data: a full build, and the 2026 release is the spare.
+    const hedging = path.join(content, 'articles/en_US/advanced-hedging.md');
+    await writeFile(hedging, (await readFile(hedging, 'utf8')).replace(/^title: .*$/m, 'title: Hedging, Revisited'));
+    expect((await buildSite({ contentDir: content, outDir: out, now: NOW })).release?.from).toBe('none');
+    // A new year changes every page's footer, not the pages' own data: a full build, written over the spare (the
+    // first build's release), whose pages of the article deleted now must go; the 2026 release becomes the spare.
+    await unlink(path.join(content, 'articles/en_US/reading-line-movement.md'));
     const full = await buildSite({ contentDir: content, outDir: out, now: nextYear });
     expect(full.rendered).toBe(full.pages);
-    await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE);
+    expect(full.release).toEqual({ from: 'rewritten', linked: 0 });
+    await expectSameAsColdBuild(out, { contentDir: content, now: nextYear }, 'the full build over the spare');
+    // The next night: the spare is of the other templates, its files replaced by the served release's.
+    await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE.replace('2026-03-01', '2026-03-02'));
     const rebuilt = await buildSite({ contentDir: content, outDir: out, now: nextYear });
     expect(rebuilt.rendered).toBeLessThan(rebuilt.pages);
+    expect(rebuilt.release?.from).toBe('reworked');
 
-    await expectSameAsColdBuild(out, { contentDir: content, now: nextYear });
+    await expectSameAsColdBuild(out, { contentDir: content, now: nextYear }, 'the rebuild over a spare of other templates');
+  });
+
+  it('never writes into a file of the served release when a full build writes over the spare, which shares files with it', async () => {
+    const content = await fixtureCopy();
+    const out = path.join(await tempDir(), 'dist');
+    for (const date of ['2026-03-01', '2026-03-02', '2026-03-03']) {
+      await writeFile(path.join(content, 'articles/en_US/reading-line-movement.md'), NEW_ARTICLE.replace('2026-03-01', date));
+      await buildSite({ contentDir: content, outDir: out, now: NOW });
+    }
+    const served = path.resolve(path.dirname(out), await readlink(out));
+    const before = await snapshot(served);
+    const full = await buildSite({ contentDir: content, outDir: out, now: new Date('2027-01-02T12:00:00Z') });
+    expect(full.release?.from).toBe('rewritten');
+    expect(await snapshot(served), 'the release served before the full build is as it was').toEqual(before);
   });
 
   it('leaves archive pages untouched when articles arrive: only the front page and the newest archive pages change', async () => {
