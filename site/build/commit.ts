@@ -30,7 +30,7 @@
  * or walking every entry of both (at 100,000 articles, 24 MB and 400,000
  * entries for the 20 pages a night changes).
  */
-import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { isInside } from '../../shared/insideFolder.ts';
@@ -151,7 +151,7 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assemb
   const wanted = plan.current;
   const written = new Set(plan.written);
   if (from === 'salvaged' || from === 'reworked') {
-    const linked = reworkSalvage(release, layout.current!, wanted, written);
+    const linked = reworkSalvage(release, layout.current!, wanted, written, from);
     crashPoint('release-linked');
     writeManifest(release, plan.manifestText);
     return { release, from, linked };
@@ -180,7 +180,7 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assemb
   crashPoint('release-pruned');
 
   // What this build did not write is the current release's: linked from there where the spare's differs.
-  const link = linker(release, layout.current!);
+  const link = linker(release, layout.current!, from === 'none' ? 'empty' : 'older');
   let linked = 0;
   const place = (file: string) => {
     if (written.has(file)) return;
@@ -205,25 +205,38 @@ function writeManifest(release: string, manifestText: string): void {
   writeFileAtomicSync(path.join(release, MANIFEST_FILE), manifestText);
 }
 
-/** Links a file of the served release into `release`, replacing what is there (not served), its folder made once. */
-function linker(release: string, currentRelease: string): (file: string) => void {
+/**
+ * Links a file of the served release into `release`, replacing what is there (not served). Into an empty release
+ * (from: 'none') each folder is made once, before its first file. Into an older release the folders are there: the
+ * link is tried first and a folder made only when it is missing, which spares an existing folder's mkdir (at 100,000
+ * articles, 200,000 of them); `replacing` says nearly every file is there and differs, so it goes before the link
+ * is tried (a spare of other templates), where otherwise a failed link says so.
+ */
+function linker(release: string, currentRelease: string, into: 'empty' | 'older' | 'replacing'): (file: string) => void {
   const folders = new Set<string>();
   return (file) => {
     const target = path.join(release, file);
-    const folder = path.dirname(target);
-    if (!folders.has(folder)) {
-      makeFolders(folder);
-      folders.add(folder);
-    }
     const from = path.join(currentRelease, file);
-    try {
-      linkFromServed(from, target, currentRelease);
-    } catch (error) {
-      // link() never replaces: the spare's stale file goes first (it is not served).
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      removeFile(target);
-      linkFromServed(from, target, currentRelease);
+    if (into === 'empty') {
+      const folder = path.dirname(target);
+      if (!folders.has(folder)) {
+        makeFolders(folder);
+        folders.add(folder);
+      }
+      return linkFromServed(from, target, currentRelease);
     }
+    // link() never replaces: the older release's stale file goes first (it is not served).
+    if (into === 'replacing') removeFile(target);
+    try {
+      linkSync(from, target);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') removeFile(target);
+      else if (code === 'ENOENT' && !lstatSync(path.dirname(target), { throwIfNoEntry: false })) makeFolders(path.dirname(target));
+      // Anything else (the served file gone, a full disk) is said by linkFromServed's own try.
+    }
+    linkFromServed(from, target, currentRelease);
   };
 }
 
@@ -237,16 +250,23 @@ function linker(release: string, currentRelease: string): (file: string) => void
  * folder. After a kill that is nearly every file kept for a stat each; a spare of other templates has its folders,
  * where an empty folder cost a new folder for every page as well as a link for every file of the site.
  */
-function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>): number {
+function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>, from: 'salvaged' | 'reworked'): number {
   const files = new Set<string>();
   for (const page of wanted.pages.keys()) for (const file of pageOutputPathsOf(page)) files.add(file);
   for (const file of wanted.others.keys()) files.add(file);
   removeUnwanted(release, '', files);
   crashPoint('release-pruned');
-  const link = linker(release, currentRelease);
+  // A spare of other templates shares no file with the served release, a full build's (which wrote every file): its
+  // files are replaced without comparing each with the served one's (one it did share would be linked again).
+  const link = linker(release, currentRelease, from === 'reworked' ? 'replacing' : 'older');
   let linked = 0;
   for (const file of files) {
     if (written.has(file)) continue;
+    if (from === 'reworked') {
+      link(file);
+      linked++;
+      continue;
+    }
     const here = lstatSync(path.join(release, file), { throwIfNoEntry: false });
     const served = here && lstatSync(path.join(currentRelease, file), { throwIfNoEntry: false });
     if (here && served && here.ino === served.ino && here.dev === served.dev) continue;

@@ -182,8 +182,13 @@ describe('incremental builds', () => {
     await writeFile(hedging, (await readFile(hedging, 'utf8')).replace(/^title: .*$/m, 'title: Hedging, Revisited'));
     expect((await buildSite({ contentDir: content, outDir: out, now: NOW })).release?.from).toBe('none');
     // A new year changes every page's footer, not the pages' own data: a full build, written over the spare (the
-    // first build's release), whose pages of the article deleted now must go; the 2026 release becomes the spare.
+    // first build's release), whose pages of the article deleted now must go; the 2026 release becomes the spare,
+    // without the folders of the article added now, which the next night links into it.
     await unlink(path.join(content, 'articles/en_US/reading-line-movement.md'));
+    await writeFile(
+      path.join(content, 'articles/en_US/new-year-lines.md'),
+      NEW_ARTICLE.replace('slug: reading-line-movement', 'slug: new-year-lines').replace('date: 2026-03-01', 'date: 2026-02-01'),
+    );
     const full = await buildSite({ contentDir: content, outDir: out, now: nextYear });
     expect(full.rendered).toBe(full.pages);
     expect(full.release).toEqual({ from: 'rewritten', linked: 0 });
