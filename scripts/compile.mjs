@@ -140,7 +140,12 @@ const externalPackages = {
 
 const compiled = await build({
   absWorkingDir: root,
-  entryPoints: { felt: 'cli/main.ts', 'render-worker': 'site/build/renderWorker.ts', 'write-worker': 'site/build/writeWorker.ts' },
+  entryPoints: {
+    felt: 'cli/main.ts',
+    'render-worker': 'site/build/renderWorker.ts',
+    'write-worker': 'site/build/writeWorker.ts',
+    'link-worker': 'site/build/linkWorker.ts',
+  },
   outdir: 'lib',
   bundle: true,
   // Chunks let each command load its modules (the site's, the servers', GCS and OpenAI clients) only when run.

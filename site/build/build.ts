@@ -388,7 +388,7 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
       await publishRelease(layout, release);
       return undefined;
     }
-    const { release, from, linked } = assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
+    const { release, from, linked } = await assembleRelease(layout, { opened, written: written!, current: manifest, served: reuse!, manifestText });
     await publishRelease(layout, release);
     return { from, linked };
   };

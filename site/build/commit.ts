@@ -30,7 +30,7 @@
  * or walking every entry of both (at 100,000 articles, 24 MB and 400,000
  * entries for the 20 pages a night changes).
  */
-import { linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { isInside } from '../../shared/insideFolder.ts';
@@ -38,7 +38,8 @@ import { pageOutputPathsOf } from '../routes/pageFiles.ts';
 import { MANIFEST_FILE, readManifest, type BuildManifest } from './buildCache.ts';
 import { isComplete, nextReleasePath, type OutputLayout } from './output.ts';
 import { crashPoint } from './crashPoints.ts';
-import { linkFromServed, makeFolders, removeFile } from './swapFaults.ts';
+import { makeFolders, removeFile } from './swapFaults.ts';
+import { linkFiles, type LinkInto } from './releaseLinks.ts';
 
 /** The release an incremental build writes into, and what it was made from. */
 export interface OpenedRelease {
@@ -145,13 +146,19 @@ export interface Assembled {
   linked: number;
 }
 
-/** Finishes the release this build wrote into. Synchronous on purpose: thousands of small calls, one at a time. */
-export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assembled {
+/**
+ * Finishes the release this build wrote into. Its thousands of small calls are synchronous, one at a time, but for
+ * the links: a long list of them is shared with a thread beside this one (releaseLinks.ts).
+ */
+export async function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Promise<Assembled> {
   const { folder: release, from } = plan.opened;
   const wanted = plan.current;
   const written = new Set(plan.written);
+  const link = (files: string[], into: LinkInto) => linkFiles({ release, currentRelease: layout.current!, into, files, outDir: layout.outDir });
   if (from === 'salvaged' || from === 'reworked') {
-    const linked = reworkSalvage(release, layout.current!, wanted, written, from);
+    const toLink = reworkSalvage(release, layout.current!, wanted, written, from);
+    await link(toLink, from === 'reworked' ? 'replacing' : 'older');
+    const linked = toLink.length;
     crashPoint('release-linked');
     writeManifest(release, plan.manifestText);
     return { release, from, linked };
@@ -180,12 +187,9 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assemb
   crashPoint('release-pruned');
 
   // What this build did not write is the current release's: linked from there where the spare's differs.
-  const link = linker(release, layout.current!, from === 'none' ? 'empty' : 'older');
-  let linked = 0;
+  const toLink: string[] = [];
   const place = (file: string) => {
-    if (written.has(file)) return;
-    link(file);
-    linked++;
+    if (!written.has(file)) toLink.push(file);
   };
   if (from === 'none') {
     for (const page of wanted.pages.keys()) pageOutputPathsOf(page).forEach(place);
@@ -194,9 +198,10 @@ export function assembleRelease(layout: OutputLayout, plan: ReleasePlan): Assemb
     for (const page of toUpdate.pages) if (wanted.pages.has(page)) pageOutputPathsOf(page).forEach(place);
     for (const file of toUpdate.others) if (wanted.others.has(file)) place(file);
   }
+  await link(toLink, from === 'none' ? 'empty' : 'older');
   crashPoint('release-linked');
   writeManifest(release, plan.manifestText);
-  return { release, from, linked };
+  return { release, from, linked: toLink.length };
 }
 
 /** The manifest goes in last: with it, the release is complete (output.ts isComplete). */
@@ -206,43 +211,8 @@ function writeManifest(release: string, manifestText: string): void {
 }
 
 /**
- * Links a file of the served release into `release`, replacing what is there (not served). Into an empty release
- * (from: 'none') each folder is made once, before its first file. Into an older release the folders are there: the
- * link is tried first and a folder made only when it is missing, which spares an existing folder's mkdir (at 100,000
- * articles, 200,000 of them); `replacing` says nearly every file is there and differs, so it goes before the link
- * is tried (a spare of other templates), where otherwise a failed link says so.
- */
-function linker(release: string, currentRelease: string, into: 'empty' | 'older' | 'replacing'): (file: string) => void {
-  const folders = new Set<string>();
-  return (file) => {
-    const target = path.join(release, file);
-    const from = path.join(currentRelease, file);
-    if (into === 'empty') {
-      const folder = path.dirname(target);
-      if (!folders.has(folder)) {
-        makeFolders(folder);
-        folders.add(folder);
-      }
-      return linkFromServed(from, target, currentRelease);
-    }
-    // link() never replaces: the older release's stale file goes first (it is not served).
-    if (into === 'replacing') removeFile(target);
-    try {
-      linkSync(from, target);
-      return;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') removeFile(target);
-      else if (code === 'ENOENT' && !lstatSync(path.dirname(target), { throwIfNoEntry: false })) makeFolders(path.dirname(target));
-      // Anything else (the served file gone, a full disk) is said by linkFromServed's own try.
-    }
-    linkFromServed(from, target, currentRelease);
-  };
-}
-
-/**
  * Makes a killed build's unfinished release into this build's (from: 'salvaged'), or a spare of other templates
- * (from: 'reworked'); returns how many files it linked. What that build left is not recorded anywhere (its spare's
+ * (from: 'reworked'), but for the links: returns the files to link. What that build left is not recorded anywhere (its spare's
  * files, some it replaced, some it linked, one cut short by the kill), but a file that is the served release's own,
  * the same inode, is exactly what would be linked there: a file shared with another release is only ever replaced,
  * never written into (fileSink.ts). So what is not a file of the new release goes, each file this build did not
@@ -250,7 +220,7 @@ function linker(release: string, currentRelease: string, into: 'empty' | 'older'
  * folder. After a kill that is nearly every file kept for a stat each; a spare of other templates has its folders,
  * where an empty folder cost a new folder for every page as well as a link for every file of the site.
  */
-function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>, from: 'salvaged' | 'reworked'): number {
+function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>, from: 'salvaged' | 'reworked'): string[] {
   const files = new Set<string>();
   for (const page of wanted.pages.keys()) for (const file of pageOutputPathsOf(page)) files.add(file);
   for (const file of wanted.others.keys()) files.add(file);
@@ -258,22 +228,17 @@ function reworkSalvage(release: string, currentRelease: string, wanted: BuildMan
   crashPoint('release-pruned');
   // A spare of other templates shares no file with the served release, a full build's (which wrote every file): its
   // files are replaced without comparing each with the served one's (one it did share would be linked again).
-  const link = linker(release, currentRelease, from === 'reworked' ? 'replacing' : 'older');
-  let linked = 0;
+  const toLink: string[] = [];
   for (const file of files) {
     if (written.has(file)) continue;
-    if (from === 'reworked') {
-      link(file);
-      linked++;
-      continue;
+    if (from === 'salvaged') {
+      const here = lstatSync(path.join(release, file), { throwIfNoEntry: false });
+      const served = here && lstatSync(path.join(currentRelease, file), { throwIfNoEntry: false });
+      if (here && served && here.ino === served.ino && here.dev === served.dev) continue;
     }
-    const here = lstatSync(path.join(release, file), { throwIfNoEntry: false });
-    const served = here && lstatSync(path.join(currentRelease, file), { throwIfNoEntry: false });
-    if (here && served && here.ino === served.ino && here.dev === served.dev) continue;
-    link(file);
-    linked++;
+    toLink.push(file);
   }
-  return linked;
+  return toLink;
 }
 
 /**
