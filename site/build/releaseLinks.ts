@@ -3,8 +3,9 @@
  * on a thread beside it (linkWorker.ts). A release made without a spare, or from a spare of other templates, links
  * every file of the site: 256,000 at 100,000 articles, each a link() (and a folder, or the stale file's unlink,
  * beside it), all of it the kernel's work. Two threads, each with its own run of the sorted list (so they work in
- * different folders, and wait less on each other's locks), linked a 100,000-article site into an empty folder in
- * 5.4-6.1 s against 8.5-10.6 s for one (a throwaway script, alternately, 2026-11-30; docs/performance-log.md).
+ * different folders and wait less on each other's locks), took the first night after a cold 100,000-article build
+ * from 12.2 to 9.7 s, and the night after a settings change from 24.7 to 20.0 s (`node bench/settingsChange.mjs
+ * --articles 100000`, 2026-11-30; docs/performance-log.md).
  */
 import { linkSync, lstatSync } from 'node:fs';
 import path from 'node:path';
