@@ -141,10 +141,16 @@ describe('service worker', () => {
       const next = 'a1b2c3d4e5f60718';
       await writeFile(file, worker.replaceAll(site.build.compilationHash, next));
       await page.evaluate(() => navigator.serviceWorker.getRegistration().then((registration) => registration?.update()));
-      await until(async () => {
-        const keys = await page.evaluate(() => caches.keys());
-        return keys.every((key) => key === `felt-${next}`);
-      }, 'the old caches to go');
+      // The new worker is fetched, installed and activated before it retires the caches: on a loaded machine (a fresh
+      // clone's .ci/run beside a large deletion, 2026-11-30) that took past until()'s ten seconds; five runs alone did not.
+      await until(
+        async () => {
+          const keys = await page.evaluate(() => caches.keys());
+          return keys.every((key) => key === `felt-${next}`);
+        },
+        'the old caches to go',
+        30_000,
+      );
     } finally {
       // The next test opens the site as this build made it.
       await writeFile(file, worker);
