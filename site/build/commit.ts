@@ -212,13 +212,13 @@ function writeManifest(release: string, manifestText: string): void {
 
 /**
  * Makes a killed build's unfinished release into this build's (from: 'salvaged'), or a spare of other templates
- * (from: 'reworked'), but for the links: returns the files to link. What that build left is not recorded anywhere (its spare's
- * files, some it replaced, some it linked, one cut short by the kill), but a file that is the served release's own,
- * the same inode, is exactly what would be linked there: a file shared with another release is only ever replaced,
- * never written into (fileSink.ts). So what is not a file of the new release goes, each file this build did not
- * write is kept when it is the served one's and linked again when not, and the rest is linked as into an empty
- * folder. After a kill that is nearly every file kept for a stat each; a spare of other templates has its folders,
- * where an empty folder cost a new folder for every page as well as a link for every file of the site.
+ * (from: 'reworked'), but for the links: returns the files to link. What that build left is not recorded anywhere
+ * (its spare's files, some it replaced, some it linked, one cut short by the kill), but a file that is the served
+ * release's own, the same inode, is exactly what would be linked there: a file shared with another release is only
+ * ever replaced, never written into (fileSink.ts). So what is not a file of the new release goes, each file this
+ * build did not write is kept when it is the served one's and linked again when not, and the rest is linked as into
+ * an empty folder. After a kill that is nearly every file kept for a stat each; a spare of other templates has its
+ * folders, where an empty folder cost a new folder for every page as well as a link for every file of the site.
  */
 function reworkSalvage(release: string, currentRelease: string, wanted: BuildManifest, written: ReadonlySet<string>, from: 'salvaged' | 'reworked'): string[] {
   const files = new Set<string>();
