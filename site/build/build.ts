@@ -264,8 +264,9 @@ async function writeSite(model: SiteModel, outDir: string, target: Target, optio
   mark(`plan (${plan ? `${plan.added.length} articles added` : additions && 'fullCheck' in additions ? `every page: ${additions.fullCheck}` : 'every page'})`);
   manifest.articles = plan?.articles ?? recordedArticles(model);
   if (plan) maker.keepUnseenPages();
-  // What this build writes, for the release it reworks (commit.ts). A full build into its staging folder keeps no
-  // list: that folder is its release as it stands (at 100,000 articles 340,000 paths, 30 MB of heap).
+  // What this build writes, for the release it reworks (commit.ts): at 100,000 articles 340,000 paths, 30 MB of heap,
+  // which a full build over the spare keeps too (finishRewrite removes what is not on it). A site's first build, into
+  // its staging folder, keeps no list: that folder is its release as it stands.
   const written: string[] | undefined = into ? [] : undefined;
   const { sink, layout } = target;
 

@@ -48,7 +48,8 @@ export interface OpenedRelease {
    * chained: the spare is the release the served one was made beside (the usual night): two deltas say what differs.
    * compared: another spare of the same templates, compared entry by entry. salvaged: a release a killed build left
    * unfinished, its files compared with the served release's. reworked: a spare of other templates (made before a
-   * change of settings or of felt), compared the same way. none: an empty folder.
+   * change of settings or of felt), every file the build did not write replaced by the served one's. none: an
+   * empty folder.
    */
   from: 'chained' | 'compared' | 'salvaged' | 'reworked' | 'none';
   spareManifest?: BuildManifest;
@@ -93,16 +94,18 @@ export function openRelease(layout: OutputLayout, served: BuildManifest, templat
   } else if (layout.spare) {
     // Page keys leave out the templates (asset names, the shell): a spare made from others has stale files under
     // the same keys, so it is of no use. (A chained spare always shares them: the served build reused it.)
-    // Still worth reworking as a killed build's release is (reworkSalvage): its folders are there, and most of its
-    // files are replaced by links, where an empty folder takes a new folder for every page. At 10,000 articles the
-    // rebuild after a settings change took 7.3 s that way and 2.0 s this way (docs/performance-log.md).
+    // Still worth reworking as a killed build's release is (reworkSalvage): its folders are there, and its files are
+    // replaced by links, where an empty folder takes a new folder for every page. At 10,000 articles the night after
+    // a settings change took 7.3-8.9 s that way and 3.1-3.3 s this way (bench/settingsChange.mjs, 2026-11-30).
     const read = readManifest(layout.spare);
     opened = read?.templateKey === templateKey ? { folder, from: 'compared', spareManifest: read } : { folder, from: 'reworked' };
   }
   if (opened.from !== 'none') {
+    // Unfinished from here on, until the new manifest arrives: unfinished before it takes the newest name, so that a
+    // kill between the two never leaves an older site as the newest complete release (the one restored when dist
+    // goes missing, output.ts).
+    rmSync(path.join(layout.spare!, MANIFEST_FILE), { force: true });
     renameSync(layout.spare!, folder);
-    // From here on the release is unfinished until the new manifest arrives.
-    rmSync(path.join(folder, MANIFEST_FILE), { force: true });
   } else if (layout.salvage) {
     renameSync(layout.salvage, folder);
     opened = { folder, from: 'salvaged' };
@@ -125,9 +128,10 @@ export function openRewrite(layout: OutputLayout): string | undefined {
   const older = layout.spare ?? layout.salvage;
   if (!older) return undefined;
   const folder = nextReleasePath(layout);
+  // Unfinished before it takes the newest name (openRelease says why).
+  rmSync(path.join(older, MANIFEST_FILE), { force: true });
   renameSync(older, folder);
   layout.spare = layout.salvage = undefined;
-  rmSync(path.join(folder, MANIFEST_FILE), { force: true });
   crashPoint('release-opened');
   return folder;
 }

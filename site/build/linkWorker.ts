@@ -1,6 +1,7 @@
 /**
  * A link thread: links its half of a release's files from the served release (releaseLinks.ts, linkFiles) and
- * says it is done, or why it failed. It imports nothing of the site's: it starts in a few ms.
+ * says it is done, or why it failed. It imports nothing of the rendering (the linker, felt's errors): it starts in
+ * a few ms.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { linker, type LinkJob } from './releaseLinks.ts';

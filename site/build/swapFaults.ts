@@ -121,8 +121,10 @@ export function makeWayForFile(file: string): void {
 }
 
 /**
- * makeFolders in a release being made, where a file (or a link) may stand where a folder goes: each is removed,
- * from the release's root down, and the folders made. Anything else that fails is thrown as makeFolders throws it.
+ * makeFolders in a release being made, where a file (or a link that leads to no folder) may stand where a folder
+ * goes: each is removed, from the release's root down, and the folders made. Anything else that fails is thrown as
+ * makeFolders throws it. A link to a folder is followed, as everywhere a build writes: felt makes none in a release,
+ * and only a hand in dist.releases/ could put one there.
  */
 export function makeFoldersOver(folder: string, root: string): void {
   try {
@@ -138,7 +140,13 @@ export function makeFoldersOver(folder: string, root: string): void {
     if (!isInside(at, root)) break;
     const info = lstatSync(at, { throwIfNoEntry: false });
     if (!info) break;
-    if (!info.isDirectory()) removeFile(at);
+    if (info.isDirectory()) continue;
+    try {
+      removeFile(at);
+    } catch (error) {
+      // Another thread writing into this release (a render worker, the writer) made it the folder meanwhile.
+      if (!lstatSync(at, { throwIfNoEntry: false })?.isDirectory()) throw error;
+    }
   }
   makeFolders(folder);
 }
