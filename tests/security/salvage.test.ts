@@ -4,7 +4,9 @@
  * reworks that unfinished release instead of linking every file of the site
  * into an empty folder (minutes at 100,000 articles): it keeps each file that
  * is the served release's own, and links the rest. What it serves is, byte
- * for byte, what a cold build of the same content writes.
+ * for byte, what a cold build of the same content writes. A full build (a
+ * settings change) killed after it opened the spare leaves it unfinished
+ * too: the full build after it writes every file over that release.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
@@ -128,5 +130,46 @@ describe('the next build after an incremental build killed with its release open
     expect(next.result?.release?.from).toBe('salvaged');
     await expectColdBuild(out, base);
     await rm(base, { recursive: true, force: true });
+  }, 180_000);
+});
+
+describe('the next build after a full build killed over the spare', () => {
+  it('a settings change killed after its pages were written over the spare: the full build after it rewrites that release, strays and all', async () => {
+    const base = await tempDir('felt-salvage-');
+    const out = path.join(base, 'dist');
+    expect((await build(out)).code).toBe(0);
+    for (const from of ['none', 'chained']) {
+      await changeContent();
+      expect((await build(out)).result?.release?.from).toBe(from);
+    }
+    // A new tagline is on every page: a full build, written over the spare (site/build/commit.ts, openRewrite).
+    const settings = path.join(content, 'site.json');
+    const before = await readFile(settings, 'utf8');
+    await writeFile(settings, before.replace(/"en": "[^"]*"/, '"en": "A new tagline."'));
+    try {
+      expect((await build(out)).result?.release?.from, 'the settings change itself, unkilled, for the record').toBe('rewritten');
+      await changeContent();
+      await writeFile(settings, before);
+      const killed = await build(out, [], 'pages-written');
+      expect(killed.signal, killed.stderr).toBe('SIGKILL');
+      const served = path.basename(await readlink(out));
+      const unfinished = path.join(
+        `${out}.releases`,
+        (await readdir(`${out}.releases`)).find((name) => !name.startsWith('.') && name !== served)!,
+      );
+      // What no build of this site writes: a stray file, and a folder where a file of the site goes.
+      await writeFile(path.join(unfinished, 'stray.html'), 'stray');
+      await rm(path.join(unfinished, 'robots.txt'), { force: true });
+      await mkdir(path.join(unfinished, 'robots.txt', 'inside'), { recursive: true });
+
+      const next = await build(out);
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.result?.release).toEqual({ from: 'rewritten', linked: 0 });
+      await expectColdBuild(out, base);
+      expect((await readdir(`${out}.releases`)).filter((name) => !name.startsWith('.'))).toHaveLength(2);
+    } finally {
+      await writeFile(settings, before);
+      await rm(base, { recursive: true, force: true });
+    }
   }, 180_000);
 });
