@@ -63,8 +63,8 @@ async function expectColdBuild(out: string, base: string): Promise<void> {
   for (const [name, hash] of cold) expect(served.get(name), name).toBe(hash);
 }
 
-/** A site built, then rebuilt on two nights (the second made from the spare), then killed at `point` on the third. */
-async function killedOnTheThirdNight(point: CrashPoint): Promise<{ base: string; out: string }> {
+/** A site built, then rebuilt on two nights (the second made from the spare): it has a spare release. */
+async function siteWithASpare(): Promise<{ base: string; out: string }> {
   const base = await tempDir('felt-salvage-');
   const out = path.join(base, 'dist');
   expect((await build(out)).code).toBe(0);
@@ -72,6 +72,21 @@ async function killedOnTheThirdNight(point: CrashPoint): Promise<{ base: string;
     await changeContent();
     expect((await build(out)).result?.release?.from).toBe(from);
   }
+  return { base, out };
+}
+
+/** The release a killed build left unfinished beside the served one. */
+async function unfinishedRelease(out: string): Promise<string> {
+  const served = path.basename(await readlink(out));
+  return path.join(
+    `${out}.releases`,
+    (await readdir(`${out}.releases`)).find((name) => !name.startsWith('.') && name !== served)!,
+  );
+}
+
+/** siteWithASpare, then killed at `point` on the third night. */
+async function killedOnTheThirdNight(point: CrashPoint): Promise<{ base: string; out: string }> {
+  const { base, out } = await siteWithASpare();
   await changeContent();
   const killed = await build(out, [], point);
   expect(killed.signal, killed.stderr).toBe('SIGKILL');
@@ -113,11 +128,7 @@ describe('the next build after an incremental build killed with its release open
 
   it("an unfinished release with stray files and folders in it: they go, and the site is still a cold build's", async () => {
     const { base, out } = await killedOnTheThirdNight('pages-written');
-    const served = path.basename(await readlink(out));
-    const unfinished = path.join(
-      `${out}.releases`,
-      (await readdir(`${out}.releases`)).find((name) => !name.startsWith('.') && name !== served)!,
-    );
+    const unfinished = await unfinishedRelease(out);
     // What no build of this site writes: a file, a folder of files, and a folder where a file of the site goes.
     await writeFile(path.join(unfinished, 'stray.html'), 'stray');
     await mkdir(path.join(unfinished, 'stray-folder', 'deeper'), { recursive: true });
@@ -135,13 +146,7 @@ describe('the next build after an incremental build killed with its release open
 
 describe('the next build after a full build killed over the spare', () => {
   it('a settings change killed after its pages were written over the spare: the full build after it rewrites that release, strays and all', async () => {
-    const base = await tempDir('felt-salvage-');
-    const out = path.join(base, 'dist');
-    expect((await build(out)).code).toBe(0);
-    for (const from of ['none', 'chained']) {
-      await changeContent();
-      expect((await build(out)).result?.release?.from).toBe(from);
-    }
+    const { base, out } = await siteWithASpare();
     // A new tagline is on every page: a full build, written over the spare (site/build/commit.ts, openRewrite).
     const settings = path.join(content, 'site.json');
     const before = await readFile(settings, 'utf8');
@@ -152,11 +157,7 @@ describe('the next build after a full build killed over the spare', () => {
       await writeFile(settings, before);
       const killed = await build(out, [], 'pages-written');
       expect(killed.signal, killed.stderr).toBe('SIGKILL');
-      const served = path.basename(await readlink(out));
-      const unfinished = path.join(
-        `${out}.releases`,
-        (await readdir(`${out}.releases`)).find((name) => !name.startsWith('.') && name !== served)!,
-      );
+      const unfinished = await unfinishedRelease(out);
       // What no build of this site writes: a stray file, and a folder where a file of the site goes.
       await writeFile(path.join(unfinished, 'stray.html'), 'stray');
       await rm(path.join(unfinished, 'robots.txt'), { force: true });
