@@ -5,7 +5,25 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'lib/', 'dist/', 'dist.*/', 'content/', 'scripts/tools/', 'bench/.peers/', '.felt-cache/', 'tests/fixtures/'] },
+  // What felt's own commands write into the project (built sites, the local buckets, the dev content) is not source.
+  {
+    ignores: [
+      'node_modules/',
+      'lib/',
+      'dist/',
+      'dist.*/',
+      'dist-*/',
+      'content/',
+      'content.dev/',
+      '.buckets/',
+      '.felt-preview/',
+      '.felt-preview.releases/',
+      'scripts/tools/',
+      'bench/.peers/',
+      '.felt-cache/',
+      'tests/fixtures/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

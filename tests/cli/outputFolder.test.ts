@@ -74,6 +74,21 @@ describe('felt build --out', () => {
     90_000,
   );
 
+  it("refuses a folder inside another site's release (--out dist/ru_RU beside a built dist/), and writes nothing there", async () => {
+    const content = await fixtureCopy();
+    const dist = path.join(await tempDir('felt-out-'), 'dist');
+    const first = await runFelt(['build', '--content', content, '--out', dist], { timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const before = (await readdir(dist)).sort();
+    for (const out of [path.join(dist, 'ru_RU'), path.join(dist, 'articles', 'ru_RU')]) {
+      const line = oneLine(await runFelt(['build', '--content', content, '--locale', 'ru_RU', '--out', out], { timeoutMs: 120_000 }));
+      expect(line).toMatch(
+        /--out names a folder inside a site felt built \(.*dist\.releases\/[^)]+\): the next build of that site would drop it\. build each site into a folder of its own beside the other, e\.g\. --out dist-ru_RU$/,
+      );
+    }
+    expect((await readdir(dist)).sort()).toEqual(before);
+  }, 240_000);
+
   it('still builds into a new folder, an empty one, a site felt built, and a new folder inside the content folder', async () => {
     const content = await fixtureCopy();
     const base = await tempDir('felt-out-');
