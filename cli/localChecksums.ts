@@ -15,6 +15,12 @@
  * within the clock's resolution could keep its mtime, and the cache would
  * then hide it (git's "racy" entries). The cache is only ever a shortcut:
  * missing or unreadable, it is rebuilt by hashing.
+ *
+ * For pull it also keeps, by key, the MD5 of the bucket's copy that the file
+ * last matched (pulled, or found the same): a file whose bytes differ from
+ * that was changed here since (by hand, or by `felt dev`'s title editor), and
+ * pull keeps it rather than overwrite it. Without the record (a new runner, a
+ * first pull) the bucket's copy wins, as it always did.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -46,11 +52,16 @@ export class LocalChecksums {
   /** Files read and hashed (not answered by the cache) since open(). */
   hashed = 0;
   private readonly next: Entries = {};
+  /** Key → the MD5 of the bucket's copy the file last matched; carried over for the keys this run does not visit. */
+  private readonly synced: Record<string, string>;
 
   private constructor(
     private readonly file: string,
     private readonly previous: Entries,
-  ) {}
+    synced: Record<string, string>,
+  ) {
+    this.synced = { ...synced };
+  }
 
   /** Pull's cache of a content folder lives beside it, in .felt-cache/ (where the build keeps its own). */
   static open(contentDir: string): Promise<LocalChecksums> {
@@ -71,10 +82,12 @@ export class LocalChecksums {
 
   private static async at(file: string): Promise<LocalChecksums> {
     const parsed = await readFile(file, 'utf8')
-      .then((text) => JSON.parse(text) as { format?: unknown; entries?: unknown })
+      .then((text) => JSON.parse(text) as { format?: unknown; entries?: unknown; synced?: unknown })
       .catch(() => undefined);
-    const entries = parsed?.format === FORMAT && parsed.entries && typeof parsed.entries === 'object' ? (parsed.entries as Entries) : {};
-    return new LocalChecksums(file, entries);
+    const current = parsed?.format === FORMAT;
+    const entries = current && parsed.entries && typeof parsed.entries === 'object' ? (parsed.entries as Entries) : {};
+    const synced = current && parsed.synced && typeof parsed.synced === 'object' ? (parsed.synced as Record<string, string>) : {};
+    return new LocalChecksums(file, entries, synced);
   }
 
   /** The keys the cache knew when it was opened (for deploy: the names of the release it deployed last). */
@@ -165,18 +178,34 @@ export class LocalChecksums {
     await utimes(temp, now / 1000, (now - RACY_MS - 1000) / 1000);
   }
 
-  /** A file pull has just written with bytes of this MD5. */
+  /** A file pull has just written with bytes of this MD5: the bucket's copy, which it now matches. */
   async wrote(file: string, group: string, slug: string, md5: string): Promise<void> {
     this.remember(`${group}/${slug}`, await stat(file), md5);
+    this.synced[`${group}/${slug}`] = md5;
+  }
+
+  /** A local file found to hold the bucket's copy (of this MD5). */
+  matches(group: string, slug: string, md5: string): void {
+    this.synced[`${group}/${slug}`] = md5;
+  }
+
+  /**
+   * Whether a local file of this MD5 was changed here since it last matched the bucket (pulled, or found the
+   * same): false when there is no record of that (a first pull, a new runner).
+   */
+  changedHere(group: string, slug: string, md5: string): boolean {
+    const last = this.synced[`${group}/${slug}`];
+    return last !== undefined && last !== md5;
   }
 
   forget(locale: string, slug: string): void {
     delete this.next[`${locale}/${slug}`];
+    delete this.synced[`${locale}/${slug}`];
   }
 
-  /** Keeps the entries of the files seen or written by this run, nothing else. */
+  /** Keeps the entries of the files seen or written by this run, nothing else, and what each file last matched. */
   async save(): Promise<void> {
-    await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, entries: this.next }));
+    await writeFileAtomic(this.file, JSON.stringify({ format: FORMAT, entries: this.next, synced: this.synced }));
   }
 
   private remember(key: string, info: FileStamp, md5: string): void {

@@ -40,6 +40,8 @@ export interface PullOptions {
   delete?: boolean;
   /** With delete: remove every local article when the bucket lists none (refused otherwise: see pull). */
   yes?: boolean;
+  /** Replace (or with delete, remove) local files changed here since the last pull too; they are kept otherwise. */
+  force?: boolean;
   dryRun?: boolean;
   storage?: StorageChoice;
   /** Restore from and keep the bucket's packed state (state/): see snapshot.ts. */
@@ -68,6 +70,8 @@ export interface PullResult {
   /** Locales whose packed state this pull rewrote. */
   snapshotWritten: string[];
 }
+
+const CHANGED_HERE = 'changed here since the last pull';
 
 export function checkLocales(values: string[] | undefined): readonly ContentLocale[] {
   if (!values?.length) return CONTENT_LOCALES;
@@ -121,6 +125,24 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     local.push({ pictures, articles: await checksums.folder(articleFolder(articlesRoot, locale), locale) });
   }
   const listed = await remote;
+  // A local file the same as the bucket's copy is unchanged. One changed here since it last was (by hand, or by
+  // felt dev's title editor) is kept and said, as publish keeps what production changed: without --force a pull
+  // never overwrites or deletes an edit it did not make. True when the object needs no download.
+  const keptHere = (group: string, slug: string, localMd5: string | undefined, object: ObjectInfo): boolean => {
+    if (localMd5 === object.md5) {
+      result.unchanged++;
+      checksums.matches(group, slug, localMd5);
+      return true;
+    }
+    if (localMd5 === undefined || options.force || !checksums.changedHere(group, slug, localMd5)) return false;
+    result.skipped.push({ name: object.name, reason: `${CHANGED_HERE}; kept as it is here (--force replaces it with the bucket's)` });
+    return true;
+  };
+  const localOnly = (group: string, slug: string, localMd5: string, file: string) => {
+    if (!options.delete) result.extra.push(file);
+    else if (options.force || !checksums.changedHere(group, slug, localMd5)) result.remove.push(file);
+    else result.skipped.push({ name: displayPath(file), reason: `${CHANGED_HERE}, and the bucket no longer has it; kept (--force deletes it)` });
+  };
   // What the bucket lists, and the local folders --delete would empty were it to list nothing.
   let listedArticles = 0;
   const emptied: string[] = [];
@@ -137,11 +159,10 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           continue;
         }
         remotePictures.add(slug);
-        if (localPictures.get(slug) === object.md5) result.unchanged++;
-        else jobs.push({ locale, slug, name: object.name, md5: object.md5, picture: true });
+        if (!keptHere(`images/${locale}`, slug, localPictures.get(slug), object))
+          jobs.push({ locale, slug, name: object.name, md5: object.md5, picture: true });
       }
-      for (const slug of localPictures.keys())
-        if (!remotePictures.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(pictures, `${slug}.png`));
+      for (const [slug, md5] of localPictures) if (!remotePictures.has(slug)) localOnly(`images/${locale}`, slug, md5, path.join(pictures, `${slug}.png`));
     }
     const folder = articleFolder(articlesRoot, locale);
     const localArticles = local[i]!.articles;
@@ -161,18 +182,17 @@ export async function pull(options: PullOptions): Promise<PullResult> {
         continue;
       }
       listing.push(object);
-      if (localArticles.get(slug) === object.md5) result.unchanged++;
-      else jobs.push({ locale, slug, name: object.name, md5: object.md5 });
+      if (!keptHere(locale, slug, localArticles.get(slug), object)) jobs.push({ locale, slug, name: object.name, md5: object.md5 });
     }
-    for (const slug of localArticles.keys())
-      if (!remoteArticles.has(slug)) (options.delete ? result.remove : result.extra).push(path.join(folder, `${slug}.md`));
+    for (const [slug, md5] of localArticles) if (!remoteArticles.has(slug)) localOnly(locale, slug, md5, path.join(folder, `${slug}.md`));
     listedArticles += articleObjects.length;
     if (localArticles.size > 0) emptied.push(`${localArticles.size} in ${displayPath(folder)}`);
   }
   result.hashedLocally = checksums.hashed;
   result.download = jobs.map((j) => j.name);
+  const changedHere = result.skipped.filter((s) => s.reason.startsWith(CHANGED_HERE)).length;
   reporter.print(
-    `plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''} from ${bucket.location}`,
+    `plan: ${jobs.length} to download, ${result.unchanged} unchanged, ${result.remove.length} to delete${result.extra.length ? `, ${result.extra.length} local only (kept; --delete removes them)` : ''}${changedHere ? `, ${changedHere} changed here (kept; --force replaces them)` : ''} from ${bucket.location}`,
   );
   // A listing with no article in any locale pulled is more often a wrong or empty bucket, or a proxy's page read as
   // "no objects", than a production that really deleted everything: --delete would then empty content/. Other

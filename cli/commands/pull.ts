@@ -8,6 +8,7 @@ interface Flags extends CommonFlags {
   locale?: string[];
   delete?: boolean;
   yes?: boolean;
+  force?: boolean;
   dryRun?: boolean;
   snapshot?: boolean;
 }
@@ -21,6 +22,7 @@ export function registerPull(program: Command): void {
       .option('--locale <locale>', 'only this content locale (repeatable)', collect)
       .option('--delete', 'delete local articles that are not in the bucket')
       .option('--yes', 'with --delete, remove every local article even when the bucket lists none (refused otherwise)')
+      .option('--force', 'replace (with --delete, remove) local articles changed here since the last pull; kept otherwise')
       .option('--dry-run', 'print the plan only')
       .option('--snapshot', "take most articles from the bucket's packed state when content/ is empty, and keep that state current (state/ in the bucket)"),
   ).action(async (flags: Flags) => {
@@ -33,6 +35,7 @@ export function registerPull(program: Command): void {
       locales: flags.locale,
       delete: flags.delete,
       yes: flags.yes,
+      force: flags.force,
       dryRun: flags.dryRun,
       snapshot: flags.snapshot,
       storage: storageChoice(flags),

@@ -3,7 +3,8 @@
  * unchanged articles through the real @google-cloud/storage client against
  * the loopback GCS server lists each locale once (paged, every page asked
  * once), downloads no body, and, once its checksum cache is warm, reads no
- * local article either; `--delete` removes the articles gone from the bucket.
+ * local article either (an article edited here is kept, and replaced only
+ * with --force); `--delete` removes the articles gone from the bucket.
  * Then a runner with an empty content/ and `--snapshot` takes the articles
  * from the bucket's packed state instead of one GET each, and a damaged state
  * costs one `felt:` line and the slow path, never a wrong article.
@@ -86,13 +87,18 @@ describe(`felt pull at ${ARTICLES.toLocaleString('en')} articles`, () => {
     expect(warm.unchanged).toBe(TOTAL);
     expect(warm.hashedLocally).toBe(0);
 
-    // An edit changes the size: the cache does not hide it, and the pull puts the bucket's version back.
+    // An edit changes the size: the cache does not hide it. The pull keeps the edit and says so (it was made here
+    // since the last pull); --force puts the bucket's version back.
     const edited = path.join(fixture.contentDir, 'articles', 'ru_RU', 'article-7.md');
     await writeFile(edited, articleSource('article-7', 'Edited by hand, longer', 'ru_RU'));
     gcs.resetLog();
     const after = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
     expect(after.hashedLocally).toBe(1);
-    expect(after.download).toEqual(['articles/ru_RU/article-7.md']);
+    expect(after.download).toEqual([]);
+    expect(after.skipped).toMatchObject([{ name: 'articles/ru_RU/article-7.md', reason: /^changed here since the last pull/ }]);
+    expect(gcs.count('object.download')).toBe(0);
+    const forced = await pull({ contentDir: fixture.contentDir, force: true, storage: choice(), reporter: quiet().reporter });
+    expect(forced.download).toEqual(['articles/ru_RU/article-7.md']);
     expect(gcs.count('object.download')).toBe(1);
     expect(await readFile(edited, 'utf8')).toBe(articleSource('article-7', 'Article 7', 'ru_RU'));
   }, 300_000);

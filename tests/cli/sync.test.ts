@@ -170,12 +170,51 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     const second = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
     expect(second.unchanged).toBe(3);
     expect(second.hashedLocally).toBe(0);
-    // A later edit still shows: the pulled file is dated before the racy window, the edit now.
+    // A later edit still shows: the pulled file is dated before the racy window, the edit now. It is kept (below).
     const file = path.join(fixture.contentDir, 'articles', 'en_US', 'one.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('one', 'eno'));
     const third = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
-    expect(third.download).toEqual(['articles/en_US/one.md']);
-    expect(await readFile(file, 'utf8')).not.toContain('eno');
+    expect(third.download).toEqual([]);
+    expect(third.skipped).toMatchObject([{ name: 'articles/en_US/one.md', reason: /^changed here since the last pull/ }]);
+    expect(await readFile(file, 'utf8')).toContain('eno');
+  });
+
+  it("pull keeps an article changed here since the last pull (a hand or felt dev's title editor), says so, and replaces it only with --force", async () => {
+    const prod = await bucket('felt-test');
+    for (const slug of ['one', 'two', 'gone']) await put(prod, slug, slug);
+    await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    const edit = async (slug: string) => {
+      const file = path.join(folder, `${slug}.md`);
+      await writeFile(file, (await readFile(file, 'utf8')).replace(`title: ${JSON.stringify(slug)}`, 'title: "Edited here"'));
+      expect(await readFile(file, 'utf8')).toContain('Edited here');
+    };
+    await edit('one');
+    await edit('gone');
+    // Production changes both edited articles (one updated, one deleted) and an untouched one.
+    await put(prod, 'one', 'One, updated in production');
+    await put(prod, 'two', 'Two, updated in production');
+    await prod.delete('articles/en_US/gone.md');
+
+    const { reporter, streams } = quiet();
+    const kept = await pull({ contentDir: fixture.contentDir, delete: true, storage: choice(), reporter });
+    expect(kept.download).toEqual(['articles/en_US/two.md']);
+    expect(kept.remove).toEqual([]);
+    expect(kept.skipped.map((s) => s.name).sort()).toEqual(['articles/en_US/one.md', path.join(fixture.contentDir, 'articles', 'en_US', 'gone.md')].sort());
+    expect(streams.text()).toMatch(/plan: 1 to download, 0 unchanged, 0 to delete, 2 changed here \(kept; --force replaces them\)/);
+    for (const slug of ['one', 'gone']) expect(await readFile(path.join(folder, `${slug}.md`), 'utf8'), slug).toContain('Edited here');
+    expect(await readFile(path.join(folder, 'two.md'), 'utf8')).toContain('Two, updated in production');
+    // Still kept the night after: the record is of the bucket's copy the file last matched, not of the last pull.
+    const again = await pull({ contentDir: fixture.contentDir, delete: true, storage: choice(), reporter: quiet().reporter });
+    expect(again.skipped).toHaveLength(2);
+    expect(await readFile(path.join(folder, 'one.md'), 'utf8')).toContain('Edited here');
+
+    const forced = await pull({ contentDir: fixture.contentDir, delete: true, force: true, storage: choice(), reporter: quiet().reporter });
+    expect(forced.download).toEqual(['articles/en_US/one.md']);
+    expect(forced.remove).toEqual([path.join(folder, 'gone.md')]);
+    expect(forced.skipped).toEqual([]);
+    expect(await readFile(path.join(folder, 'one.md'), 'utf8')).toContain('One, updated in production');
+    expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
   });
 
   it('pull removes the temporary files a killed pull left, and none a live writer is using (issue 16)', async () => {
