@@ -9,13 +9,36 @@ import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { isPlaceable } from '../model/categoryIndex.ts';
 
 /** What checks across files read of an article: an article refused for other fields has those of these that are valid. */
-export type ArticleReferences = Pick<Article, 'file'> & Partial<Pick<Article, 'slug' | 'author' | 'entities'>>;
+export type ArticleReferences = Pick<Article, 'file'> & Partial<Pick<Article, 'slug' | 'author' | 'entities' | 'translationKey'>>;
+
+/**
+ * The files that share a value (a slug, a translationKey), for the values that more than one file has. One file per
+ * value as a rule (no array for each of 100,000 articles); a list only where values repeat.
+ */
+class Repeats {
+  private readonly byValue = new Map<string, string | string[]>();
+
+  add(value: string | undefined, file: string): void {
+    if (value === undefined) return;
+    const same = this.byValue.get(value);
+    if (same === undefined) this.byValue.set(value, file);
+    else if (Array.isArray(same)) same.push(file);
+    else this.byValue.set(value, [same, file]);
+  }
+
+  /** Each repeated value with its files, sorted: articles are parsed in parallel, so they come in any order. */
+  *repeated(): Generator<[value: string, files: string[]]> {
+    for (const [value, files] of this.byValue) if (Array.isArray(files)) yield [value, [...files].sort()];
+  }
+}
 
 export function checkArticles(articles: ArticleReferences[], authors: Author[], categories: CategoryNode[]): Problem[] {
   const problems: Problem[] = [];
   const authorNames = new Set(authors.map((a) => a.name));
-  // One article per slug as a rule (no array for each of 100,000 articles); a list only where slugs repeat.
-  const bySlug = new Map<string, ArticleReferences | ArticleReferences[]>();
+  const slugs = new Repeats();
+  // Articles of one locale sharing a translationKey would each be that locale's alternate of the others' pages: two
+  // hreflang links for one language, which search engines ignore as conflicting.
+  const translationKeys = new Repeats();
   // Entity lists from the article cache are shared by the articles filed alike: each is checked once.
   const placeable = new Map<ArticleReferences['entities'], boolean>();
   const isFiled = (entities: NonNullable<ArticleReferences['entities']>) => {
@@ -31,18 +54,23 @@ export function checkArticles(articles: ArticleReferences[], authors: Author[], 
       const given = article.entities.map((e) => `"${e.category}"`).join(', ');
       problems.push({ file: article.file, field: 'entities', severity: 'error', message: `no known category among ${given}`, hint: `use one of: ${categories.map((c) => c.key).join(', ')}` });
     }
-    if (article.slug === undefined) continue;
-    const same = bySlug.get(article.slug);
-    if (same === undefined) bySlug.set(article.slug, article);
-    else if (Array.isArray(same)) same.push(article);
-    else bySlug.set(article.slug, [same, article]);
+    slugs.add(article.slug, article.file);
+    translationKeys.add(article.translationKey, article.file);
   }
-  for (const [slug, group] of bySlug) {
-    if (!Array.isArray(group)) continue;
-    // Sorted: articles are parsed in parallel, and two with one slug and one date tie in any order.
-    const files = group.map((a) => a.file).sort();
-    for (const article of group) {
-      problems.push({ file: article.file, field: 'slug', severity: 'error', message: `slug "${slug}" is used by ${files.length} articles: ${files.join(', ')}`, hint: 'give each article its own slug' });
+  for (const [slug, files] of slugs.repeated()) {
+    for (const file of files) {
+      problems.push({ file, field: 'slug', severity: 'error', message: `slug "${slug}" is used by ${files.length} articles: ${files.join(', ')}`, hint: 'give each article its own slug' });
+    }
+  }
+  for (const [key, files] of translationKeys.repeated()) {
+    for (const file of files) {
+      problems.push({
+        file,
+        field: 'translationKey',
+        severity: 'error',
+        message: `translationKey "${key}" is used by ${files.length} articles of one locale: ${files.join(', ')}`,
+        hint: 'a translationKey links one article per locale; give the others a key of their own, or remove it',
+      });
     }
   }
   return problems;

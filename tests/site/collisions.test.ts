@@ -128,6 +128,26 @@ describe('route collisions', () => {
     expect(lines).toContainEqual(expect.stringMatching(/poker-basics\.md:3 field "slug": slug "poker-basics" is used by 2 articles/));
   });
 
+  it('names both files when two articles of one locale share a translationKey (two hreflang links for one language); one key across locales is fine', async () => {
+    const first = await readFile(path.join(FIXTURE_SITE, 'articles/en_US/first-steps.md'), 'utf8');
+    const again = first.replace('slug: first-steps', 'slug: first-steps-again').replace('title: First Steps in Betting', 'title: First Steps, Again');
+    const content = await siteWith({}, { 'articles/en_US/first-steps-again.md': again });
+    const { problems } = await build(content);
+    const lines = problems!.map(formatProblem);
+    expect(lines).toHaveLength(2);
+    for (const file of ['first-steps-again', 'first-steps']) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `${file}\\.md:9 field "translationKey": translationKey "first-steps" is used by 2 articles of one locale: \\S*first-steps-again\\.md, \\S*first-steps\\.md`,
+          ),
+        ),
+      );
+    }
+    // The fixture's ru_RU article shares that key with en_US's first-steps: the translation it is for, no problem.
+    expect((await build(await siteWith({}))).problems).toBeUndefined();
+  });
+
   it('builds slugs that no route collides with, whatever they are called', async () => {
     // "articles" and "page" were on a hand-kept reserved list; the routes they make collide with nothing.
     const content = await siteWith({
