@@ -30,7 +30,10 @@ export function createProgram(): Command {
     .showSuggestionAfterError(true)
     // felt's own options (--version) only before a command's name: `felt publish --slug S --version 2` is publish's --version.
     .enablePositionalOptions()
-    .exitOverride();
+    .exitOverride()
+    // The command a failure's hint sends the reader to (`felt <command> --help` in the error catalogue).
+    // preSubcommand: before the command's own flags are parsed, which can fail already (--threads 0).
+    .hook('preSubcommand', (_program, command) => void (runningCommand = command.name()));
   registerBuild(program);
   registerServe(program);
   registerGenerate(program);
@@ -48,6 +51,13 @@ export function createProgram(): Command {
 }
 
 let quietOnClosedPipe = false;
+let runningCommand: string | undefined;
+
+/** A failure's line, with the catalogue's `felt <command> --help` naming the command that ran. */
+function failureLine(error: unknown): string {
+  const line = redactSecrets(describeError(error));
+  return runningCommand ? line.replaceAll('felt <command> --help', `felt ${runningCommand} --help`) : line;
+}
 
 export async function main(argv: string[]): Promise<number> {
   // Libraries' own debug logs (OPENAI_LOG=debug, NODE_DEBUG) are masked too (issue 6).
@@ -80,11 +90,11 @@ function reportFailure(error: unknown): number {
   // A full disk or a refused permission that no stage boundary caught is still the machine's failure, not felt's.
   const expected = error instanceof FeltError ? error : environmentError(error);
   if (expected) {
-    console.error(`felt: ${redactSecrets(describeError(expected))}`);
+    console.error(`felt: ${failureLine(expected)}`);
     printCauses(expected);
     return EXIT.failed;
   }
-  console.error(`felt: unexpected failure, please report it: ${redactSecrets(describeError(error))}`);
+  console.error(`felt: unexpected failure, please report it: ${failureLine(error)}`);
   printCauses(error);
   return EXIT.unexpected;
 }

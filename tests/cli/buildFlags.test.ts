@@ -30,7 +30,10 @@ describe('felt build --threads', () => {
         (error: { code: number; stderr: string }) => error,
       );
       expect(failed?.code, bad).toBe(1);
-      expect(failed?.stderr.trim().split('\n'), bad).toEqual([expect.stringContaining(`--threads must be a whole number of at least 1, not "${bad}"`)]);
+      // The hint names the command that ran, not the catalogue's placeholder `felt <command> --help`.
+      expect(failed?.stderr.trim().split('\n'), bad).toEqual([
+        `felt: --threads must be a whole number of at least 1, not "${bad}". see \`felt build --help\` for the flags and their values`,
+      ]);
       expect(existsSync(out)).toBe(false);
     }
   });
