@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, readlinkSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { CONTENT_LOCALES, UI_LOCALES, type ContentLocale, type UiLocale } from '../../shared/types.ts';
 import { createReporter } from '../report.ts';
 import { positiveInt } from './pipelineOptions.ts';
-import { FeltError } from '../../shared/errors.ts';
+import { FeltError, describeError } from '../../shared/errors.ts';
+import { displayPath } from '../../shared/paths.ts';
 import { checkOutputFolder } from '../outputFolder.ts';
 import { budgetOptimisation, defaultThreads, everyPageThreads, startRenderWorkers, stopStartedWorkers, workerCount } from '../../site/build/renderWorkers.ts';
 
@@ -46,6 +48,7 @@ Examples:
       const contentDir = path.resolve(flags.content);
       const outDir = path.resolve(flags.out);
       checkOutputFolder(outDir, contentDir);
+      sayWhenStopped(outDir);
       const rendersEveryPage = !flags.incremental || !existsSync(outDir);
       // A large site's article folders are listed and checked on another thread from now on, while the build's
       // modules load (site/content/statFiles.ts): a rebuild at 100,000 articles waited for that listing.
@@ -95,6 +98,38 @@ Examples:
         await stopStartedWorkers();
       }
     });
+}
+
+/**
+ * Ctrl-C, or a CI job's cancel (SIGTERM), stops a build at once, as a kill would: dist/ changes in one step, the
+ * build's last (README, "Never a broken dist/"), and the next build clears what this one left. One line says which
+ * site is served, where the process used to end without a word (exit 130 and a progress bar left half drawn).
+ */
+function sayWhenStopped(outDir: string): void {
+  const servedBefore = servedRelease(outDir);
+  const stop = (signal: NodeJS.Signals) => {
+    const served = servedRelease(outDir);
+    const state =
+      served === undefined
+        ? `nothing is served from ${displayPath(outDir)} yet`
+        : served === servedBefore
+          ? `${displayPath(outDir)} still serves the previous build`
+          : `${displayPath(outDir)} already serves the new build`;
+    const stopped = new FeltError('INTERRUPTED', `build stopped by ${signal}; ${state}`, { hint: 'run felt build again: it clears what this one left' });
+    process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}felt: ${describeError(stopped)}\n`);
+    process.exit(128 + os.constants.signals[signal]);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** The release outDir links to (where a build left it), or undefined when there is none. */
+function servedRelease(outDir: string): string | undefined {
+  try {
+    return readlinkSync(outDir);
+  } catch {
+    return existsSync(outDir) ? outDir : undefined;
+  }
 }
 
 /**
