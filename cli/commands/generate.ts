@@ -186,7 +186,7 @@ function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above)` : '';
   // One line, whatever happened: skips, a stop at the budget, or both.
   if (result.stopped) reporter.note(`felt: generate${skipped ? `: ${skipped};` : ''} ${result.stopped.message}${left}`);
-  else if (skipped) reporter.note(`felt: generate: ${skipped}; the others are stored`);
+  else if (skipped) reporter.note(`felt: generate: ${skipped}; ${result.stored.length ? 'the others are stored' : 'none was stored'}`);
   else return;
   process.exitCode = EXIT.doneWithSkips;
 }

@@ -43,7 +43,7 @@ export function registerPull(program: Command): void {
     });
     if (!result.dryRun)
       reporter.print(
-        `pulled ${result.download.length}${result.fromSnapshot ? ` (${result.fromSnapshot} from the state snapshot)` : ''}, deleted ${result.remove.length}, ${result.unchanged} unchanged`,
+        `pulled ${result.download.length}${result.fromSnapshot ? ` (${result.fromSnapshot} from the state snapshot)` : ''}, deleted ${result.remove.length + (result.retracted?.removed.length ?? 0)}${result.retracted?.removed.length ? ` (${result.retracted.removed.length} retracted)` : ''}, ${result.unchanged} unchanged`,
       );
     finishWithSkips(reporter, result, result.failed, result.skipped, 'pull');
   });

@@ -40,7 +40,9 @@ export class LocalStorage implements Storage {
 
 function checkBucketName(name: string): string {
   if (!/^[a-z0-9][a-z0-9._-]{1,220}[a-z0-9]$/.test(name)) {
-    throw new FeltError('STORAGE_BAD_BUCKET', `"${name}" is not a valid bucket name`, { hint: 'use lowercase letters, digits, dots, hyphens and underscores' });
+    throw new FeltError('STORAGE_BAD_BUCKET', `"${name}" is not a valid bucket name`, {
+      hint: 'use 3 to 222 lowercase letters, digits, dots, hyphens and underscores, starting and ending with a letter or digit',
+    });
   }
   return name;
 }

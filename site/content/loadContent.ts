@@ -44,8 +44,10 @@ export interface LoadOptions {
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
-  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new FeltError('CONTENT_MISSING', `there is no content folder at ${displayPath(root)}`, { hint: 'run felt in the folder that holds content/, or name it with --content' });
+  const rootInfo = statSync(root, { throwIfNoEntry: false });
+  if (!rootInfo?.isDirectory()) {
+    const what = rootInfo ? `${displayPath(root)} is a file, not a content folder` : `there is no content folder at ${displayPath(root)}`;
+    throw new FeltError('CONTENT_MISSING', what, { hint: 'run felt in the folder that holds content/, or name it with --content' });
   }
   const problems: Problem[] = [];
   const file = (name: string) => path.join(root, name);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { loadContent } from '../../site/content/loadContent.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
-import { contentProblems, fixtureCopy } from './helpers.ts';
+import { FIXTURE_SITE, contentProblems, fixtureCopy } from './helpers.ts';
 
 const article = (fields: Record<string, string>, body = '## Heading\n\nText.\n') =>
   `---\n${Object.entries(fields)
@@ -78,6 +79,8 @@ describe('article validation', () => {
 
   it('says plainly when the content folder is not there', async () => {
     await expect(loadContent('/no/such/content')).rejects.toThrow('there is no content folder at /no/such/content');
+    // A file named as the content folder (`--content content/site.json`) is said to be a file, not missing.
+    await expect(loadContent(path.join(FIXTURE_SITE, 'site.json'))).rejects.toThrow(/site\.json is a file, not a content folder$/);
   });
 
   it('ignores dot files that editors and operating systems leave beside articles', async () => {

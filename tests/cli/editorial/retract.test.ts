@@ -299,3 +299,24 @@ describe('felt retract against a production edit made meanwhile', () => {
     expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).title).toBe('River Bets, Fixed');
   });
 });
+
+describe('felt pull after a retraction', () => {
+  it('counts the retracted article files it removed in its summary line (it printed "deleted 0")', async () => {
+    const contentDir = await fixtureCopy();
+    const prod = await openBucket(contentDir, { storage: 'local' }, 'prod');
+    await putArticle(prod, 'river-bets', 'River Bets');
+    await putArticle(prod, 'kept-guide', 'Kept Guide');
+    await pull({ contentDir, storage: { storage: 'local' }, reporter: quiet().reporter });
+    await retract({ contentDir, slug: 'river-bets', reason: 'wrong odds', by: 'night editor', storage: { storage: 'local' }, reporter: quiet().reporter });
+    const printed: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+    vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => (printed.push(String(chunk)), true)) as never);
+    try {
+      expect(await main(['node', 'felt', 'pull', '--content', contentDir, '--storage', 'local'])).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(existsSync(articlePath(contentDir, 'river-bets'))).toBe(false);
+    expect(printed.join('')).toMatch(/^pulled 0, deleted 1 \(1 retracted\), 1 unchanged$/m);
+  });
+});

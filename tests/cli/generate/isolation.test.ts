@@ -29,7 +29,7 @@ describe('a failed article is skipped, the run finishes', () => {
       /^skipped: tr_TR slot 1 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir or -tadır are not allowed: gerekmektedir$/,
     );
     expect(turkish.stderr.split('\n').filter((l) => l.startsWith('felt:'))).toEqual([
-      'felt: generate: 2 articles of 2 skipped (listed above); the others are stored',
+      'felt: generate: 2 articles of 2 skipped (listed above); none was stored',
     ]);
     expect(turkish.stderr).not.toMatch(/\n\s+at /);
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(0);
