@@ -86,6 +86,12 @@ export const CONTENT_PARSE = { reportInput: true } as const;
 /** Where a field is in a parsed file: keys and array indices, as zod reports them. */
 export type FieldPath = readonly PropertyKey[];
 
+/** A value as JSON, cut to a line's worth: a refused value can be a whole file's size. */
+function shortJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 57)}…` : json;
+}
+
 /** One line per issue: the dotted field path and the message. */
 export function formatIssues(error: z.ZodError): { field: string; message: string; path: FieldPath }[] {
   return error.issues.map((issue) => ({
@@ -94,7 +100,10 @@ export function formatIssues(error: z.ZodError): { field: string; message: strin
       ? 'is required'
       : issue.code === 'invalid_type'
         ? `must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}`
-        : issue.message,
+        : issue.code === 'invalid_value' && issue.values.length > 1
+          ? // zod's own reads `Invalid option: expected one of "en_US"|"ru_RU"|"tr_TR"`
+            `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${'input' in issue ? `, not ${shortJson(issue.input)}` : ''}`
+          : issue.message,
     path: issue.path,
   }));
 }

@@ -28,13 +28,14 @@ describe('checkContent', () => {
     const dir = await fixtureCopy({ 'articles/en_US/broken.md': '---\ntitle: Broken\nauthor: Nobody Known\n---\nText\n' });
     const site = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(path.join(dir, 'site.json'), 'utf8')));
     site.home.pageSize = 'many';
+    site.locale = 'fr_FR';
     delete site.email;
     await writeFile(path.join(dir, 'site.json'), JSON.stringify(site, null, 2));
     const report = await checkContent({ contentDir: dir });
     const lines = report.problems.map(formatProblem);
     expect(report.ok).toBe(false);
-    // The summary line an operator reads: five missing article fields, the unknown author and two settings problems.
-    expect(report).toMatchObject({ errors: 8, warnings: 0 });
+    // The summary line an operator reads: five missing article fields, the unknown author and three settings problems.
+    expect(report).toMatchObject({ errors: 9, warnings: 0 });
     expect(report.problems.map((p) => `${path.basename(p.file)} ${p.field}`).sort()).toEqual([
       'broken.md author',
       'broken.md date',
@@ -44,9 +45,12 @@ describe('checkContent', () => {
       'broken.md slug',
       'site.json email',
       'site.json home.pageSize',
+      'site.json locale',
     ]);
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:\d+ field "home\.pageSize": home\.pageSize must be a number/));
     expect(lines).toContainEqual(expect.stringMatching(/site\.json:1 field "email": email is required/));
+    // One of a list: the list and the value, where zod's own message read `Invalid option: expected one of "en_US"|…`.
+    expect(lines).toContainEqual(expect.stringMatching(/site\.json:\d+ field "locale": locale must be one of "en_US", "ru_RU", "tr_TR", not "fr_FR"$/));
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "slug": slug is required/));
     expect(lines).toContainEqual(expect.stringMatching(/broken\.md:1 field "date": date is required/));
     for (const problem of report.problems) expect(problem.line, formatProblem(problem)).toBeGreaterThan(0);
