@@ -28,6 +28,8 @@ export function createProgram(): Command {
     .description('Content pipeline and static site generator for the felt magazine')
     .version(process.env.npm_package_version ?? '0.1.0')
     .showSuggestionAfterError(true)
+    // commander's refusals (an unknown flag or command, a value not among the choices) as felt's own: one `felt:` line.
+    .configureOutput({ outputError: (text, write) => write(`${commanderLine(text)}\n`) })
     // felt's own options (--version) only before a command's name: `felt publish --slug S --version 2` is publish's --version.
     .enablePositionalOptions()
     .exitOverride()
@@ -48,6 +50,13 @@ export function createProgram(): Command {
   registerPreview(program);
   teachingHelp(program);
   return program;
+}
+
+/** `error: unknown option '--ouput'\n(Did you mean --out?)\n` → `felt: unknown option '--ouput' (did you mean --out?)`. */
+function commanderLine(text: string): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  const more = rest.map((line) => line.trim().replace(/^\((\w)/, (_, letter: string) => `(${letter.toLowerCase()}`));
+  return [`felt: ${first.replace(/^error: /, '')}`, ...more].join(' ');
 }
 
 let quietOnClosedPipe = false;

@@ -71,6 +71,19 @@ describe('felt command errors', () => {
     expect(out).not.toContain(KEY);
   });
 
+  it("says commander's refusals (a typo'd flag or command, a value not among the choices) as one felt: line, exit 1", async () => {
+    const refusals: [string[], string][] = [
+      [['build', '--ouput', 'x'], "felt: unknown option '--ouput' (did you mean --out?)"],
+      [['bulid'], "felt: unknown command 'bulid' (did you mean build?)"],
+      [['build', '--locale', 'fr_FR'], "felt: option '--locale <locale>' argument 'fr_FR' is invalid. Allowed choices are en_US, ru_RU, tr_TR."],
+    ];
+    for (const [args, line] of refusals) {
+      printed.length = 0;
+      expect(await main(['node', 'felt', ...args]), args.join(' ')).toBe(1);
+      expect(printed.join(''), args.join(' ')).toBe(`${line}\n`);
+    }
+  });
+
   it('rejects bad flags with a clear line', async () => {
     expect(await felt('generate', '--locale', 'fr_FR', '--count', '1')).toBe(1);
     expect(printed.join('')).toMatch(/--locale must be one of en_US, ru_RU, tr_TR/);
