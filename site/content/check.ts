@@ -50,12 +50,13 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
-    problems.push(...strayArticleEntries(options.contentDir));
     problems.push(...emptiedAds(content.ads, displayPath(path.join(options.contentDir, 'ads.json'))));
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;
     problems.push(...error.problems);
   }
+  // Read from the folder alone: said beside the errors too, where a stray articles/fr_FR/ may be their cause.
+  problems.push(...strayArticleEntries(options.contentDir));
   const located = await locateProblems(problems, options.contentDir);
   const locales = await checkUiLocales(options.localesDir);
   problems.splice(0, problems.length, ...located, ...locales.problems);

@@ -83,6 +83,18 @@ describe('felt check', () => {
       ['fr_FR', 'warning'],
       ['stray.md', 'warning'],
     ]);
+    // Beside errors too: a stray folder may be their cause (it was left out whenever the content had an error).
+    await writeFile(path.join(dir, 'articles', 'en_US', 'broken.md'), '---\ntitle: [\n---\n');
+    out.length = 0;
+    await felt('check', '--content', dir, '--json');
+    const broken = JSON.parse(out.join('\n')) as { errors: number; problems: { message: string; file: string }[] };
+    expect(broken.errors).toBeGreaterThan(0);
+    expect(
+      broken.problems
+        .filter((p) => p.message.startsWith("is not in a content locale's folder"))
+        .map((p) => path.basename(p.file))
+        .sort(),
+    ).toEqual(['fr_FR', 'stray.md']);
   });
 
   it('warns of a sponsored snippet that sanitising leaves without a link, at its line: no page would show it', async () => {
