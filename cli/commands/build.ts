@@ -93,6 +93,11 @@ Examples:
           console.log(
             `Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`,
           );
+        // A site without articles is a site all the same (exit 0), but most often a --locale no article is written in yet.
+        if (result.articles === 0)
+          console.error(
+            `felt: warning: no ${result.locale} article in ${displayPath(path.join(contentDir, 'articles', result.locale))}: the site has none. check --locale, or pull or generate its articles first`,
+          );
       } finally {
         progress.finish();
         await stopStartedWorkers();

@@ -38,3 +38,19 @@ describe('felt build --threads', () => {
     }
   });
 });
+
+describe('felt build --locale of a locale without articles', () => {
+  it('builds the site (exit 0) and warns in one line that it has no article', async () => {
+    const out = path.join(await tempDir(), 'dist');
+    const content = path.join(FELT_ROOT, 'tests/fixtures/site');
+    // Run from felt's folder: the path is shown relative to it.
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [FELT, 'build', '--content', content, '--out', out, '--locale', 'tr_TR'], {
+      cwd: FELT_ROOT,
+    });
+    expect(stdout).toMatch(/^Built \d+ pages \(\d+ rendered, 0 articles, tr_TR, interface tr\)/);
+    expect(stderr.trim().split('\n')).toEqual([
+      `felt: warning: no tr_TR article in ${path.join('tests', 'fixtures', 'site', 'articles', 'tr_TR')}: the site has none. check --locale, or pull or generate its articles first`,
+    ]);
+    expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+  });
+});
