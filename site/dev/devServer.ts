@@ -82,18 +82,22 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     for (const resolve of done) resolve(outcome);
   };
 
-  await rebuild();
   const files = createHandler({
     root: options.outDir,
     transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`),
   });
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
+  // The port is taken before the first build, so that a port in use is said at once, not after the build; a request
+  // meanwhile waits for that build.
+  let firstBuilt!: () => void;
+  const firstBuild = new Promise<void>((resolve) => (firstBuilt = resolve));
 
   const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
     // On every answer, the dev server's own (its script, refusals, overlay, event stream) as the site's files: a browser
     // never takes one for another type than it says.
     response.setHeader('X-Content-Type-Options', 'nosniff');
     try {
+      await firstBuild;
       // Parsed inside the try: a request target no URL parser takes (`GET http://[ HTTP/1.1`)
       // is a 400, not a rejection that ends the dev server.
       let url: URL;
@@ -173,6 +177,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
     );
     server.listen(options.port, '127.0.0.1', resolve);
   });
+  await rebuild();
+  firstBuilt();
 
   const watchers = await watchSources(options.contentDir, {
     onContent: () => queue(),

@@ -210,3 +210,23 @@ describe('felt dev behind a rebound name', () => {
     expect(status).toBe(403);
   });
 });
+
+describe('felt dev on a port in use', () => {
+  it('says so before it builds anything', async () => {
+    const net = await import('node:net');
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const out = path.join(await tempDir(), 'dev');
+    try {
+      await expect(startDev({ contentDir: await fixtureCopy(), outDir: out, port, log: () => {} })).rejects.toMatchObject({
+        code: 'PORT_IN_USE',
+        message: `port ${port} is already in use`,
+      });
+      // Nothing built: the port was asked for first (the build used to run, then the port was found taken).
+      expect(await readdir(path.dirname(out))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
