@@ -29,9 +29,12 @@ export function displayPath(file: string): string {
   return isInside(path.resolve(file), process.cwd()) ? path.relative(process.cwd(), file) : file;
 }
 
+/** The name of felt's cache folder (cacheFolderOf). */
+export const CACHE_FOLDER = '.felt-cache';
+
 /** felt's caches for a content folder: `.felt-cache/` beside it (parsed articles, images, pull and deploy checksums). */
 export function cacheFolderOf(contentDir: string): string {
-  return path.join(path.dirname(path.resolve(contentDir)), '.felt-cache');
+  return path.join(path.dirname(path.resolve(contentDir)), CACHE_FOLDER);
 }
 
 /** Where a content locale's articles are: `articles/<locale>/` in the content folder. */

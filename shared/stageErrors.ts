@@ -6,7 +6,9 @@
  * stage and the original kept as `cause`. Anything else is a bug in felt and
  * goes on as it was thrown, stack and all: it must not read as expected.
  */
+import path from 'node:path';
 import { FeltError, errorCatalogue } from './errors.ts';
+import { CACHE_FOLDER } from './paths.ts';
 
 export interface Stage {
   /** What felt was doing, as a message ends: "… while writing the site". */
@@ -47,8 +49,15 @@ export function environmentError(error: unknown, stage?: Stage): FeltError | und
   const { code, path: file } = error as NodeJS.ErrnoException;
   const failure = code ? SYSTEM_FAILURES[code] : undefined;
   if (!failure || (failure.namedPathsOnly && !stage?.namedPaths)) return undefined;
-  // A full or read-only disk is fixed on the disk, not by the stage's path advice (who owns the folder).
-  const hint = failure.code === 'DISK_FULL' || failure.code === 'READ_ONLY' ? undefined : stage?.pathHint;
+  // A full or read-only disk is fixed on the disk, not by the stage's path advice (who owns the folder). A refused file
+  // of felt's cache is fixed there too, whatever the stage (another user's build left it: a build run with sudo).
+  const inCache = failure.code === 'NO_PERMISSION' && file !== undefined && file.split(path.sep).includes(CACHE_FOLDER);
+  const hint =
+    failure.code === 'DISK_FULL' || failure.code === 'READ_ONLY'
+      ? undefined
+      : inCache
+        ? `felt's cache belongs to another user (a build run with sudo?): give it back (chown -R) or remove ${CACHE_FOLDER}/, which felt makes again`
+        : stage?.pathHint;
   return new FeltError(failure.code, errorCatalogue[failure.code].message(failure.says, stage?.name), {
     file: file ?? stage?.path,
     hint,

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../../shared/paths.ts';
+import { CACHE_FOLDER, CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../../shared/paths.ts';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
@@ -29,7 +29,7 @@ export interface BuiltAssets {
  */
 export async function buildAssets(outDir: string): Promise<BuiltAssets> {
   const key = assetSourcesKey();
-  const file = path.join(FELT_ROOT, '.felt-cache', 'assets', `${key}.json`);
+  const file = path.join(FELT_ROOT, CACHE_FOLDER, 'assets', `${key}.json`);
   try {
     const cached = JSON.parse(readFileSync(file, 'utf8')) as Omit<BuiltAssets, 'files'> & { files: { path: string; contents: string }[] };
     return { ...cached, files: cached.files.map((f) => ({ path: f.path, contents: Buffer.from(f.contents, 'base64') })) };

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
-import { CLIENT_DIR, FELT_ROOT } from '../../shared/paths.ts';
+import { CACHE_FOLDER, CLIENT_DIR, FELT_ROOT } from '../../shared/paths.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { escapeHtml } from '../render/document.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
@@ -41,7 +41,7 @@ export async function serviceWorkerSource(buildHash: string, offline: OfflinePag
   const html = offlineHtml(offline);
   const source = readFileSync(WORKER_ENTRY);
   const key = createHash('sha256').update(feltCodeVersion()).update(source).update(buildHash).update('\0').update(html).digest('base64url').slice(0, 22);
-  const file = path.join(FELT_ROOT, '.felt-cache', 'assets', `sw-${key}.js`);
+  const file = path.join(FELT_ROOT, CACHE_FOLDER, 'assets', `sw-${key}.js`);
   try {
     return readFileSync(file, 'utf8');
   } catch {

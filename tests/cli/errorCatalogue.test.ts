@@ -14,7 +14,7 @@ import { main } from '../../cli/main.ts';
 import { redactSecrets } from '../../cli/secrets.ts';
 import { FeltError, errorCatalogue, isErrorCode } from '../../shared/errors.ts';
 import { environmentError } from '../../shared/stageErrors.ts';
-import { writingSite } from '../../site/build/stages.ts';
+import { loadingContent, writingSite } from '../../site/build/stages.ts';
 import { deserializeError, serializeError } from '../../site/build/workerErrors.ts';
 import { makeFixture } from '../support/fixtureSite.ts';
 import { listenOnLoopback } from '../support/loopback.ts';
@@ -104,6 +104,20 @@ describe('a wrapped failure prints one line; FELT_DEBUG=1 adds its causes', () =
     // A write to an open file names no path: the stage's folder stands in.
     const full = environmentError(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), writingSite('/out'));
     expect(full).toMatchObject({ code: 'DISK_FULL', message: 'no space left on the disk (while writing the site)', location: { file: '/out' } });
+  });
+
+  it("a refused file of felt's cache says how to give the cache back, not the stage's advice (another content folder)", () => {
+    const journal = '/site/.felt-cache/articles.json.journal';
+    const refused = Object.assign(new Error(`EACCES: permission denied, open '${journal}'`), { code: 'EACCES', path: journal });
+    expect(environmentError(refused, loadingContent('/site/content'))).toMatchObject({
+      code: 'NO_PERMISSION',
+      message: 'permission denied (while loading content)',
+      location: { file: journal },
+      hint: "felt's cache belongs to another user (a build run with sudo?): give it back (chown -R) or remove .felt-cache/, which felt makes again",
+    });
+    // Elsewhere, the stage's own advice.
+    const article = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', path: '/site/content/articles/en_US/a.md' });
+    expect(environmentError(article, loadingContent('/site/content'))?.hint).toBe(loadingContent('/site/content').pathHint);
   });
 });
 
