@@ -95,6 +95,8 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
   const server = http.createServer(SERVER_TIMEOUTS, async (request, response) => {
     // On every answer, the dev server's own (its script, refusals, overlay, event stream) as the site's files: a browser
     // never takes one for another type than it says.
+    // Its connection is gone already (closed over the pipelining cap, connectionGuard.ts): nobody to answer.
+    if (request.socket.destroyed) return;
     response.setHeader('X-Content-Type-Options', 'nosniff');
     try {
       await firstBuild;

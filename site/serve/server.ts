@@ -97,6 +97,8 @@ export function createHandler(options: ServeOptions) {
   const leases = new RequestLeases(path.resolve(options.root));
   const compressed = new CompressionCache();
   return async (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // Its connection is gone already (closed over the pipelining cap, connectionGuard.ts): nobody to answer.
+    if (request.socket.destroyed) return;
     const { root, leave } = await leases.enter();
     whenAnswered(request, response, leave);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);

@@ -8,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../site/build/build.ts';
+import { MAX_PIPELINED } from '../../site/serve/connectionGuard.ts';
 import { startServer, type RunningServer } from '../../site/serve/server.ts';
 import { fixtureCopy } from '../site/helpers.ts';
 import { httpRequest } from '../support/httpRequest.ts';
@@ -300,6 +301,31 @@ describe('abandoned downloads', () => {
   });
 });
 
+describe('pipelining without reading', () => {
+  it(`closes a connection with more than ${MAX_PIPELINED} requests waiting, and a visitor is answered meanwhile`, async () => {
+    // Before, each of 6,000 pipelined requests a connection sent kept an answer object until its turn, and 250 such
+    // connections took the server to its heap limit (it died). Now the connection goes once 33 wait.
+    const [flood] = pipeliningClients(server.url, 1, 5000, '/index.html');
+    await sleep(500);
+    // Read only now: what the server sent before it closed the connection, then its end.
+    let answered = '';
+    flood!.on('data', (chunk: Buffer) => (answered += chunk.toString('latin1')));
+    const closed = new Promise((resolve) => flood!.once('close', () => resolve(true)));
+    flood!.resume();
+    expect(await Promise.race([closed, sleep(5000).then(() => false)]), 'the server kept the connection of 5,000 waiting requests').toBe(true);
+    expect((answered.match(/^HTTP\/1\.1 200/gm) ?? []).length).toBeLessThanOrEqual(MAX_PIPELINED);
+    // A client that reads its pipelined answers, as few as a client may send, gets them all.
+    const [polite] = pipeliningClients(server.url, 1, MAX_PIPELINED, '/robots.txt');
+    polite!.resume();
+    let text = '';
+    polite!.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    for (let waited = 0; (text.match(/^HTTP\/1\.1 200/gm) ?? []).length < MAX_PIPELINED && waited < 5000; waited += 50) await sleep(50);
+    expect((text.match(/^HTTP\/1\.1 200/gm) ?? []).length).toBe(MAX_PIPELINED);
+    polite!.destroy();
+    expect((await get('/robots.txt')).status).toBe(200);
+  });
+});
+
 describe('leases on the release', () => {
   it('lets go of the release once pipelining clients that hang up have gone, so a build may rework it', async () => {
     // felt serve holds a lease (a file in dist.releases) on the release a request reads, until its answer ends. When
@@ -332,14 +358,14 @@ describe('caching', () => {
   });
 });
 
-/** `count` connections to `origin`, each sending `requests` pipelined downloads of /big.bin and reading none of them. */
-function pipeliningClients(origin: string, count: number, requests: number): net.Socket[] {
+/** `count` connections to `origin`, each sending `requests` pipelined downloads of `file` and reading none of them. */
+function pipeliningClients(origin: string, count: number, requests: number, file = '/big.bin'): net.Socket[] {
   const url = new URL(origin);
   return Array.from({ length: count }, () => {
     const socket = net.connect(Number(url.port), url.hostname);
     socket.on('error', () => {});
     socket.pause();
-    socket.write('GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(requests));
+    socket.write(`GET ${file} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(requests));
     return socket;
   });
 }
