@@ -22,6 +22,7 @@ import { registerDev } from './commands/dev.ts';
 import { registerRetract } from './commands/retract.ts';
 import { registerPreview } from './commands/preview.ts';
 import { teachingHelp } from './help.ts';
+import { terminalSafe } from './terminalText.ts';
 
 export function createProgram(): Command {
   const program = new Command('felt')
@@ -64,7 +65,7 @@ let runningCommand: string | undefined;
 
 /** A failure's line, with the catalogue's `felt <command> --help` naming the command that ran. */
 function failureLine(error: unknown): string {
-  const line = redactSecrets(describeError(error));
+  const line = terminalSafe(redactSecrets(describeError(error)));
   return runningCommand ? line.replaceAll('felt <command> --help', `felt ${runningCommand} --help`) : line;
 }
 
@@ -94,7 +95,7 @@ function reportFailure(error: unknown): number {
     return error.exitCode;
   }
   if (error instanceof ContentError) {
-    for (const problem of error.problems) console.error(redactSecrets(formatProblem(problem)));
+    for (const problem of error.problems) console.error(terminalSafe(redactSecrets(formatProblem(problem))));
   }
   // A full disk or a refused permission that no stage boundary caught is still the machine's failure, not felt's.
   const expected = error instanceof FeltError ? error : environmentError(error);
@@ -111,5 +112,5 @@ function reportFailure(error: unknown): number {
 /** FELT_DEBUG=1: the code, the stage and every cause under the one line, secrets masked. */
 function printCauses(error: unknown): void {
   if (!process.env.FELT_DEBUG) return;
-  for (const line of causeChain(error)) console.error(redactSecrets(line));
+  for (const line of causeChain(error)) console.error(terminalSafe(redactSecrets(line)));
 }

@@ -7,6 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { redactSecrets } from './secrets.ts';
+import { terminalSafe } from './terminalText.ts';
 
 export type OutputMode = 'tty' | 'plain' | 'json';
 
@@ -57,18 +58,20 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
   const tty = options.tty ?? Boolean((stderr as { isTTY?: boolean }).isTTY);
   const mode: OutputMode = options.json ? 'json' : tty ? 'tty' : 'plain';
   const write = (stream: Writable, text: string) => stream.write(redactSecrets(text));
+  // A line of text: what it names may come from a bucket (terminalSafe); the bar's own control codes are written raw.
+  const writeLine = (stream: Writable, text: string) => write(stream, `${terminalSafe(text)}\n`);
   let clearBar = () => {};
   return {
     mode,
     print(line) {
       if (mode === 'json') return;
       clearBar();
-      write(stdout, `${line}\n`);
+      writeLine(stdout, line);
     },
     note(line) {
       if (mode === 'json') return;
       clearBar();
-      write(stderr, `${line}\n`);
+      writeLine(stderr, line);
     },
     json(value) {
       if (mode === 'json') write(stdout, `${JSON.stringify(value, null, 2)}\n`);
@@ -88,7 +91,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
       };
       const draw = () => {
         if (!visible || finished || mode !== 'tty') return;
-        write(stderr, `\r\x1b[2K${line()}`);
+        write(stderr, `\r\x1b[2K${terminalSafe(line())}`);
         drawn = true;
       };
       clearBar = () => {
@@ -98,7 +101,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
       const timer = options.delayMs
         ? setTimeout(() => {
             visible = true;
-            if (mode === 'plain') write(stderr, `${line()}\n`);
+            if (mode === 'plain') writeLine(stderr, line());
             draw();
           }, options.delayMs)
         : undefined;
@@ -107,7 +110,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
       return {
         tick(itemLine) {
           count++;
-          if (mode === 'plain' && !finished) write(stderr, `[${count}/${total}] ${itemLine ?? label}\n`);
+          if (mode === 'plain' && !finished) writeLine(stderr, `[${count}/${total}] ${itemLine ?? label}`);
           draw();
         },
         update(done, newTotal) {
@@ -116,14 +119,14 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
           const tenth = total ? Math.floor((10 * count) / total) : 0;
           if (mode === 'plain' && visible && !finished && tenth !== loggedTenth) {
             loggedTenth = tenth;
-            write(stderr, `${line()}\n`);
+            writeLine(stderr, line());
           }
           draw();
         },
         note(noteLine) {
           if (mode === 'json') return;
           clearBar();
-          write(stderr, `${noteLine}\n`);
+          writeLine(stderr, noteLine);
           draw();
         },
         done() {

@@ -1,7 +1,8 @@
 /**
  * cli/report.ts is felt's one progress display: the per-item bar of publish,
  * pull, deploy and generate and the counted, delayed bar of felt build are
- * the same bar, with the same terminal, log and --json behaviour.
+ * the same bar, with the same terminal, log and --json behaviour, and what
+ * it prints of a bucket's names cannot drive the terminal.
  */
 import { describe, expect, it } from 'vitest';
 import { textSink, wait } from '../support/textSink.ts';
@@ -47,6 +48,29 @@ describe('the progress display', () => {
       'building pages [##################......] 3/4',
       '',
     ]);
+  });
+
+  it("writes a bucket's object name with control codes as text: it cannot retitle, clear or rewrite the terminal or a log", () => {
+    // What a review put in a bucket: set the window title, clear the screen, print a fake "all good", hide what follows.
+    const hostile = 'articles/en_US/\x1b]0;PWNED\x1b\\\x1b[2J\x1b[H\x1b[32mpull: all good\x1b[0m\x1b[8m\u202e.md';
+    for (const tty of [true, false]) {
+      const out = sink();
+      const err = sink();
+      const reporter = createReporter({ stdout: out.stream, stderr: err.stream, tty });
+      reporter.print(`download ${hostile}`);
+      reporter.note(`skipped: ${hostile}: not an article name`);
+      const progress = reporter.progress('pull', 1);
+      progress.tick(`wrote ${hostile}`);
+      progress.note(`retrying ${hostile}`);
+      progress.done();
+      const printed = out.text() + err.text();
+      // The bar's own codes only (\r\x1b[2K, on a terminal): no other ESC, no bidirectional override.
+      // eslint-disable-next-line no-control-regex -- control characters are what must not be printed
+      expect(printed.replaceAll('\r\x1b[2K', ''), `tty: ${tty}`).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+      expect(out.text()).toContain(
+        'download articles/en_US/\\u{1b}]0;PWNED\\u{1b}\\\\u{1b}[2J\\u{1b}[H\\u{1b}[32mpull: all good\\u{1b}[0m\\u{1b}[8m\\u{202e}.md\n',
+      );
+    }
   });
 
   it('with a delay, draws nothing for work that ends before it, and nothing once done', async () => {
