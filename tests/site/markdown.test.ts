@@ -38,5 +38,23 @@ describe('markdown', () => {
     const out = renderMarkdown('## Announcer\n\n## Main\n\n## Odds\n\n## Odds\n\n## Odds 2\n\n### Банкролл\n');
     expect(out.toc.map((entry) => entry.id)).toEqual(['section-announcer', 'section-main', 'section-odds', 'section-odds-2', 'section-odds-2-2', 'section-6']);
     expect(out.html).toContain('<h2 id="section-announcer">Announcer</h2>');
+    // The numbering goes on where it stopped: "Odds" again after "Odds 2" took section-odds-2-2.
+    expect(renderMarkdown('## Odds\n## Odds\n## Odds 2\n## Odds\n').toc.map((entry) => entry.id)).toEqual([
+      'section-odds',
+      'section-odds-2',
+      'section-odds-2-2',
+      'section-odds-3',
+    ]);
+  });
+
+  it('gives 30,000 headings of one text 30,000 ids, and demotes 20,000 h1s, each with its own close (an LLM article of 150 KB)', () => {
+    // Each heading counted its id up from 2, and each h1 copied the rest of the tokens to find its close: quadratic,
+    // and this article took a build 92 s (a 1 MB one, over 25 minutes). Now a few hundred milliseconds.
+    const same = renderMarkdown('## a\n'.repeat(30_000));
+    expect(new Set(same.toc.map((entry) => entry.id)).size).toBe(30_000);
+    expect(same.toc.at(-1)?.id).toBe('section-a-30000');
+    const titles = renderMarkdown(Array.from({ length: 20_000 }, (_, i) => `# Part ${i}`).join('\n'));
+    expect(titles.html.match(/<h2 id="section-part-\d+">Part \d+<\/h2>/g)).toHaveLength(20_000);
+    expect(titles.html).not.toMatch(/<\/?h1/);
   });
 });
