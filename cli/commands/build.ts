@@ -43,66 +43,75 @@ Examples:
   $ felt build --out /tmp/site --json   for scripts`,
     )
     .action(async (flags: BuildFlags) => {
-      // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
-      // they load their modules on the other cores while this thread loads the build's and the content.
-      const contentDir = path.resolve(flags.content);
       const outDir = path.resolve(flags.out);
-      checkOutputFolder(outDir, contentDir);
-      sayWhenStopped(outDir);
-      const rendersEveryPage = !flags.incremental || !existsSync(outDir);
-      // A large site's article folders are listed and checked on another thread from now on, while the build's
-      // modules load (site/content/statFiles.ts): a rebuild at 100,000 articles waited for that listing.
-      if (flags.incremental) {
-        const [{ listArticlesAhead }, { articleCacheFile }] = await Promise.all([
-          import('../../site/content/statFiles.ts'),
-          import('../../site/content/articleCache.ts'),
-        ]);
-        listArticlesAhead(contentDir, articleCacheFile(contentDir));
-      }
-      // Before the build's modules load and its threads start, so that it holds for all of them (renderWorkers.ts says
-      // why); a rebuild, which mostly runs the build's own thread, was not measured with it.
-      if (rendersEveryPage) budgetOptimisation();
-      // A small site renders every page on this thread alone (everyPageThreads says why); a rebuild decides by what changed.
-      const threads = flags.threads ?? (rendersEveryPage ? everyPageThreads(contentDir) : undefined);
-      const workers = workerCount(threads ?? defaultThreads());
-      // A rebuild starts none ahead: its first changed pages render on this thread, and workers only past them (build.ts).
-      if (rendersEveryPage) startRenderWorkers(workers);
-      // And, with no image cache, its share cards: on a thread of their own, while this one loads (earlyCards.ts).
-      if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(contentDir);
-      // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
-      // The progress display's delay starts after: loading is not the build's waiting.
-      const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {
-        await stopStartedWorkers();
-        throw error;
-      });
-      const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
+      const stopListening = sayWhenStopped(outDir);
       try {
-        const result = await buildSite({
-          contentDir,
-          outDir,
-          locale: flags.locale,
-          ui: flags.ui,
-          threads,
-          incremental: flags.incremental,
-          now: buildTime(process.env.SOURCE_DATE_EPOCH),
-          onProgress: progress.update,
-        });
-        progress.finish();
-        if (flags.json) console.log(JSON.stringify(result));
-        else
-          console.log(
-            `Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`,
-          );
-        // A site without articles is a site all the same (exit 0), but most often a --locale no article is written in yet.
-        if (result.articles === 0)
-          console.error(
-            `felt: warning: no ${result.locale} article in ${displayPath(path.join(contentDir, 'articles', result.locale))}: the site has none. check --locale, or pull or generate its articles first`,
-          );
+        await build(flags, outDir);
       } finally {
-        progress.finish();
-        await stopStartedWorkers();
+        // felt's own process ends soon after; one that runs the CLI in-process (a test) must not keep the handlers.
+        stopListening();
       }
     });
+}
+
+async function build(flags: BuildFlags, outDir: string): Promise<void> {
+  // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
+  // they load their modules on the other cores while this thread loads the build's and the content.
+  const contentDir = path.resolve(flags.content);
+  checkOutputFolder(outDir, contentDir);
+  const rendersEveryPage = !flags.incremental || !existsSync(outDir);
+  // A large site's article folders are listed and checked on another thread from now on, while the build's
+  // modules load (site/content/statFiles.ts): a rebuild at 100,000 articles waited for that listing.
+  if (flags.incremental) {
+    const [{ listArticlesAhead }, { articleCacheFile }] = await Promise.all([
+      import('../../site/content/statFiles.ts'),
+      import('../../site/content/articleCache.ts'),
+    ]);
+    listArticlesAhead(contentDir, articleCacheFile(contentDir));
+  }
+  // Before the build's modules load and its threads start, so that it holds for all of them (renderWorkers.ts says
+  // why); a rebuild, which mostly runs the build's own thread, was not measured with it.
+  if (rendersEveryPage) budgetOptimisation();
+  // A small site renders every page on this thread alone (everyPageThreads says why); a rebuild decides by what changed.
+  const threads = flags.threads ?? (rendersEveryPage ? everyPageThreads(contentDir) : undefined);
+  const workers = workerCount(threads ?? defaultThreads());
+  // A rebuild starts none ahead: its first changed pages render on this thread, and workers only past them (build.ts).
+  if (rendersEveryPage) startRenderWorkers(workers);
+  // And, with no image cache, its share cards: on a thread of their own, while this one loads (earlyCards.ts).
+  if (rendersEveryPage) await (await import('../../site/pictures/earlyCards.ts')).startEarlyCards(contentDir);
+  // Loaded here, not with the CLI: the other commands never pay for the site's modules (React, markdown-it, zod…).
+  // The progress display's delay starts after: loading is not the build's waiting.
+  const { buildSite } = await import('../../site/build/build.ts').catch(async (error: unknown) => {
+    await stopStartedWorkers();
+    throw error;
+  });
+  const progress = delayedProgress(flags.json ? 'off' : process.stderr.isTTY ? 'tty' : 'plain');
+  try {
+    const result = await buildSite({
+      contentDir,
+      outDir,
+      locale: flags.locale,
+      ui: flags.ui,
+      threads,
+      incremental: flags.incremental,
+      now: buildTime(process.env.SOURCE_DATE_EPOCH),
+      onProgress: progress.update,
+    });
+    progress.finish();
+    if (flags.json) console.log(JSON.stringify(result));
+    else
+      console.log(
+        `Built ${result.pages} pages (${result.rendered} rendered, ${result.articles} articles, ${result.locale}, interface ${result.ui}) into ${path.relative(process.cwd(), result.outDir) || '.'} in ${(result.milliseconds / 1000).toFixed(1)} s`,
+      );
+    // A site without articles is a site all the same (exit 0), but most often a --locale no article is written in yet.
+    if (result.articles === 0)
+      console.error(
+        `felt: warning: no ${result.locale} article in ${displayPath(path.join(contentDir, 'articles', result.locale))}: the site has none. check --locale, or pull or generate its articles first`,
+      );
+  } finally {
+    progress.finish();
+    await stopStartedWorkers();
+  }
 }
 
 /**
@@ -110,7 +119,7 @@ Examples:
  * build's last (README, "Never a broken dist/"), and the next build clears what this one left. One line says which
  * site is served, where the process used to end without a word (exit 130 and a progress bar left half drawn).
  */
-function sayWhenStopped(outDir: string): void {
+function sayWhenStopped(outDir: string): () => void {
   const servedBefore = servedRelease(outDir);
   const stop = (signal: NodeJS.Signals) => {
     const served = servedRelease(outDir);
@@ -126,6 +135,10 @@ function sayWhenStopped(outDir: string): void {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
 }
 
 /** The release outDir links to (where a build left it), or undefined when there is none. */

@@ -8,7 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.ts';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
 import { STACK_TRACE, cleanEnv, runFelt } from '../support/cli.ts';
@@ -65,4 +66,20 @@ describe.runIf(process.platform === 'linux')('felt build stopped by a signal', (
     const next = await runFelt(['build', '--content', content, '--out', out], { timeoutMs: 120_000 });
     expect(next.code, next.stderr).toBe(0);
   }, 240_000);
+
+  it('leaves no handler behind in a process that runs the CLI in-process (it printed its line when that process ended)', async () => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const out = path.join(await tempDir('felt-stopped-'), 'dist');
+    const content = await fixtureCopy();
+    // What the builds print is not the point here.
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(await main(['node', 'felt', 'build', '--content', content, '--out', out, '--json'])).toBe(0);
+      expect(await main(['node', 'felt', 'build', '--content', '/no/such/content', '--out', out])).toBe(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  }, 120_000);
 });
