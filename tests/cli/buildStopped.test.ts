@@ -4,35 +4,20 @@
  * is stopped (SIGSTOP, FELT_STOP_AT in site/build/crashPoints.ts) once its output folder is prepared, sent the
  * signal, and let go on; the signal is heard at the build's next turn of its event loop.
  */
-import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.ts';
 import type { CrashPoint } from '../../site/build/crashPoints.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { STACK_TRACE, cleanEnv, runFelt } from '../support/cli.ts';
+import { STACK_TRACE, runFelt, runFeltStoppedAt } from '../support/cli.ts';
 
 /** `felt build` run until it stops itself at `point`, then sent `signal` and let go on: what it printed and how it ended. */
-async function stoppedAt(content: string, out: string, point: CrashPoint, signal: NodeJS.Signals) {
-  let child: ChildProcess | undefined;
+function stoppedAt(content: string, out: string, point: CrashPoint, signal: NodeJS.Signals) {
   // --no-incremental: a rebuild of this small site with nothing changed would finish without a turn of its event loop.
-  const run = runFelt(['build', '--content', content, '--out', out, '--no-incremental'], {
-    env: { ...cleanEnv(), FELT_STOP_AT: point },
+  return runFeltStoppedAt(['build', '--content', content, '--out', out, '--no-incremental'], point, (child) => void child.kill(signal), {
     timeoutMs: 120_000,
-    onSpawn: (spawned) => (child = spawned),
   });
-  let exited = false;
-  void run.then(() => (exited = true));
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    if (exited) throw new Error(`the build never reached ${point}: ${(await run).stderr}`);
-    if (readFileSync(`/proc/${child!.pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] === 'T') break;
-  }
-  child!.kill(signal);
-  child!.kill('SIGCONT');
-  return run;
 }
 
 describe.runIf(process.platform === 'linux')('felt build stopped by a signal', () => {

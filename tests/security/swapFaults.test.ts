@@ -13,9 +13,9 @@
  * makes a disk full or read-only. Where `mount` is refused, those tests are
  * skipped, and their names say so.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmdirSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, statfsSync } from 'node:fs';
 import { cp, lstat, mkdir, readFile, readdir, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ import { articleSource } from '../support/fixtureSite.ts';
 import { RequestLeases } from '../../site/build/releaseReaders.ts';
 import { linkProblems, siteFilesOf } from '../support/linkIntegrity.ts';
 import { fixtureCopy, tempDir } from '../site/helpers.ts';
-import { cleanEnv, runFelt, STACK_TRACE, type Run } from '../support/cli.ts';
+import { cleanEnv, runFelt, runFeltStoppedAt, STACK_TRACE, type Run } from '../support/cli.ts';
 
 const SITE_URL = 'https://fixture.example';
 const env = cleanEnv({ SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 21, 12) / 1000) });
@@ -88,27 +88,8 @@ async function newArticle(): Promise<string> {
 const build = (out: string, extra: string[] = []) => runFelt(['build', '--content', content, '--out', out, ...extra], { env, timeoutMs: 120_000 });
 
 /** `felt build` stopped at `point`; `fault` runs while it is stopped, then it goes on. */
-async function stoppedBuild(out: string, point: CrashPoint, fault: () => Promise<void> | void): Promise<Run> {
-  let child: ChildProcess | undefined;
-  const run = runFelt(['build', '--content', content, '--out', out], {
-    env: { ...env, FELT_STOP_AT: point },
-    timeoutMs: 120_000,
-    onSpawn: (spawned) => (child = spawned),
-  });
-  let exited = false;
-  void run.then(() => (exited = true));
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    if (exited) throw new Error(`the build never reached ${point}: ${(await run).stderr}`);
-    const state = readFileSync(`/proc/${child!.pid}/stat`, 'utf8').replace(/^.*\) /, '')[0];
-    if (state === 'T') break;
-  }
-  try {
-    await fault();
-  } finally {
-    child!.kill('SIGCONT');
-  }
-  return run;
+function stoppedBuild(out: string, point: CrashPoint, fault: () => Promise<void> | void): Promise<Run> {
+  return runFeltStoppedAt(['build', '--content', content, '--out', out], point, fault, { env, timeoutMs: 120_000 });
 }
 
 type Tree = Map<string, string>;

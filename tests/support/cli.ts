@@ -5,7 +5,7 @@
  * ensureCompiled), so `npx vitest run <file>` runs the code as it is now.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,37 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 export function runFelt(args: string[], options: RunOptions = {}): Promise<Run> {
   return run(process.execPath, [FELT_BIN, ...args], { ...options, env: options.env ?? cleanEnv() });
+}
+
+/**
+ * `felt <args>` run until it stops itself (SIGSTOP) at a point of site/build/crashPoints.ts (FELT_STOP_AT): then
+ * `whileStopped` runs (a fault made, a signal sent), and the run goes on (SIGCONT). Resolves when it ends.
+ */
+export async function runFeltStoppedAt(
+  args: string[],
+  point: string,
+  whileStopped: (child: ChildProcess) => Promise<void> | void,
+  options: RunOptions = {},
+): Promise<Run> {
+  let child: ChildProcess | undefined;
+  const running = runFelt(args, {
+    ...options,
+    env: { ...(options.env ?? cleanEnv()), FELT_STOP_AT: point },
+    onSpawn: (spawned) => (child = spawned),
+  });
+  let exited = false;
+  void running.then(() => (exited = true));
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (exited) throw new Error(`felt ${args[0]} never reached ${point}: ${(await running).stderr}`);
+    if (readFileSync(`/proc/${child!.pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] === 'T') break;
+  }
+  try {
+    await whileStopped(child!);
+  } finally {
+    child!.kill('SIGCONT');
+  }
+  return running;
 }
 
 /** What a stack trace looks like in Node's output. */
