@@ -16,11 +16,13 @@
  * then hide it (git's "racy" entries). The cache is only ever a shortcut:
  * missing or unreadable, it is rebuilt by hashing.
  *
- * For pull it also keeps, by key, the MD5 of the bucket's copy that the file
- * last matched (pulled, or found the same): a file whose bytes differ from
- * that was changed here since (by hand, or by `felt dev`'s title editor), and
- * pull keeps it rather than overwrite it. Without the record (a new runner, a
- * first pull) the bucket's copy wins, as it always did.
+ * For pull it also keeps, by key, the MD5s of the bucket's copies that the
+ * file matched (pulled, or found the same), the last SYNCED_KEPT of them: a
+ * file whose bytes are none of those was changed here (by hand, or by `felt
+ * dev`'s title editor), and pull keeps it rather than overwrite it. A file put
+ * back to an older copy (`git checkout -- content/`) is one of them, and the
+ * bucket's copy wins. Without the record (a new runner, a first pull) the
+ * bucket's copy wins, as it always did.
  */
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -36,6 +38,8 @@ import { md5Base64 } from './storage/checksum.ts';
 const FORMAT = 'felt-checksums/3';
 const STAMPS_KEPT = 2;
 const RACY_MS = 2000;
+/** Bucket copies remembered per file: a checkout of content/ a few nights old still matches one. */
+const SYNCED_KEPT = 8;
 
 /** What the cache compares: a file's stat(), the fields that change when its bytes may have. */
 export interface FileStamp {
@@ -52,13 +56,13 @@ export class LocalChecksums {
   /** Files read and hashed (not answered by the cache) since open(). */
   hashed = 0;
   private readonly next: Entries = {};
-  /** Key → the MD5 of the bucket's copy the file last matched; carried over for the keys this run does not visit. */
-  private readonly synced: Record<string, string>;
+  /** Key → the MD5s of the bucket's copies the file matched, newest first; carried over for the keys this run does not visit. */
+  private readonly synced: Record<string, string[]>;
 
   private constructor(
     private readonly file: string,
     private readonly previous: Entries,
-    synced: Record<string, string>,
+    synced: Record<string, string[]>,
   ) {
     this.synced = { ...synced };
   }
@@ -86,7 +90,7 @@ export class LocalChecksums {
       .catch(() => undefined);
     const current = parsed?.format === FORMAT;
     const entries = current && parsed.entries && typeof parsed.entries === 'object' ? (parsed.entries as Entries) : {};
-    const synced = current && parsed.synced && typeof parsed.synced === 'object' ? (parsed.synced as Record<string, string>) : {};
+    const synced = current && parsed.synced && typeof parsed.synced === 'object' ? (parsed.synced as Record<string, string[]>) : {};
     return new LocalChecksums(file, entries, synced);
   }
 
@@ -181,26 +185,29 @@ export class LocalChecksums {
   /** A file pull has just written with bytes of this MD5: the bucket's copy, which it now matches. */
   async wrote(file: string, group: string, slug: string, md5: string): Promise<void> {
     this.remember(`${group}/${slug}`, await stat(file), md5);
-    this.synced[`${group}/${slug}`] = md5;
+    this.matches(group, slug, md5);
   }
 
   /** A local file found to hold the bucket's copy (of this MD5). */
   matches(group: string, slug: string, md5: string): void {
-    this.synced[`${group}/${slug}`] = md5;
+    const key = `${group}/${slug}`;
+    const known = Array.isArray(this.synced[key]) ? this.synced[key] : [];
+    if (known[0] !== md5) this.synced[key] = [md5, ...known.filter((m) => m !== md5)].slice(0, SYNCED_KEPT);
   }
 
   /**
-   * Whether a local file of this MD5 was changed here since it last matched the bucket (pulled, or found the
-   * same): false when there is no record of that (a first pull, a new runner).
+   * Whether a local file of this MD5 was changed here: it is none of the bucket's copies the file matched. False
+   * when there is no record of any (a first pull, a new runner).
    */
   changedHere(group: string, slug: string, md5: string): boolean {
-    const last = this.synced[`${group}/${slug}`];
-    return last !== undefined && last !== md5;
+    const known = this.synced[`${group}/${slug}`];
+    return Array.isArray(known) && known.length > 0 && !known.includes(md5);
   }
 
-  forget(locale: string, slug: string): void {
-    delete this.next[`${locale}/${slug}`];
-    delete this.synced[`${locale}/${slug}`];
+  /** A file pull removed: `group` as for folder() ("en_US", "images/en_US"). */
+  forget(group: string, slug: string): void {
+    delete this.next[`${group}/${slug}`];
+    delete this.synced[`${group}/${slug}`];
   }
 
   /** Keeps the entries of the files seen or written by this run, nothing else, and what each file last matched. */

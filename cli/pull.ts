@@ -141,7 +141,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   const localOnly = (group: string, slug: string, localMd5: string, file: string) => {
     if (!options.delete) result.extra.push(file);
     else if (options.force || !checksums.changedHere(group, slug, localMd5)) result.remove.push(file);
-    else result.skipped.push({ name: displayPath(file), reason: `${CHANGED_HERE}, and the bucket no longer has it; kept (--force deletes it)` });
+    else result.skipped.push({ name: file, reason: `${CHANGED_HERE}, and the bucket no longer has it; kept (--force deletes it)` });
   };
   // What the bucket lists, and the local folders --delete would empty were it to list nothing.
   let listedArticles = 0;
@@ -256,13 +256,17 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   if (leftOut.size > 0) result.download = result.download.filter((name) => !leftOut.has(name));
   for (const file of result.remove) {
     await rm(file, { force: true });
-    checksums.forget(path.basename(path.dirname(file)), path.basename(file, '.md'));
+    forgetFile(checksums, file);
     progress.tick(`deleted ${file}`);
   }
   progress.done();
   await checksums.save();
   if (options.snapshot) await keepSnapshots(listings, unusable, bucket, articlesRoot, reporter, result);
   await applyRetractions(result, options, bucket, articlesRoot, locales, reporter);
+  if (result.retracted?.removed.length) {
+    for (const file of result.retracted.removed) forgetFile(checksums, file);
+    await checksums.save();
+  }
   return result;
 }
 
@@ -347,6 +351,16 @@ async function applyRetractions(
   const pulled = await pullRetractions(bucket, articlesRoot, locales, { dryRun: Boolean(options.dryRun), deleteStale: Boolean(options.delete) }, reporter);
   result.retracted = { records: pulled.records, removed: pulled.removed, unretracted: pulled.unretracted };
   result.failed.push(...pulled.failed);
-  // A retracted article's file is gone now, not "local only".
-  result.extra = result.extra.filter((file) => !pulled.removed.includes(file));
+  // A retracted article's file is gone now, not "local only", nor kept as changed here.
+  const removed = new Set(pulled.removed);
+  result.extra = result.extra.filter((file) => !removed.has(file));
+  result.skipped = result.skipped.filter((item) => !removed.has(item.name));
+}
+
+/** A removed file's entries in the checksum cache: `<locale>/<slug>.md` of an article, `images/<locale>/<slug>.png` of a picture. */
+function forgetFile(checksums: LocalChecksums, file: string): void {
+  const folder = path.dirname(file);
+  const picture = path.basename(path.dirname(folder)) === 'images';
+  const group = picture ? `images/${path.basename(folder)}` : path.basename(folder);
+  checksums.forget(group, path.basename(file, path.extname(file)));
 }

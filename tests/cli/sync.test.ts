@@ -217,6 +217,22 @@ describe.each(['local', 'gcs'] as const)('%s backend', (kind) => {
     expect((await readdir(folder)).sort()).toEqual(['one.md', 'two.md']);
   });
 
+  it('pull takes the bucket copy over a file put back to an older copy it pulled (git checkout -- content/): not an edit', async () => {
+    const prod = await bucket('felt-test');
+    const file = path.join(fixture.contentDir, 'articles', 'en_US', 'one.md');
+    await put(prod, 'one', 'One, first');
+    await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    const first = await readFile(file);
+    await put(prod, 'one', 'One, second');
+    await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    await writeFile(file, first);
+    await put(prod, 'one', 'One, third');
+    const third = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(third.skipped).toEqual([]);
+    expect(third.download).toEqual(['articles/en_US/one.md']);
+    expect(await readFile(file, 'utf8')).toContain('One, third');
+  });
+
   it('pull removes the temporary files a killed pull left, and none a live writer is using (issue 16)', async () => {
     const prod = await bucket('felt-test');
     await put(prod, 'one', 'One');

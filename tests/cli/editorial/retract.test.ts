@@ -8,7 +8,7 @@
  * input: one felt: line, exit 1, nothing changed.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/main.ts';
@@ -318,5 +318,23 @@ describe('felt pull after a retraction', () => {
     }
     expect(existsSync(articlePath(contentDir, 'river-bets'))).toBe(false);
     expect(printed.join('')).toMatch(/^pulled 0, deleted 1 \(1 retracted\), 1 unchanged$/m);
+  });
+});
+
+describe('felt pull --delete of an article edited here and retracted in production', () => {
+  it('removes it as retracted and does not also say it kept it', async () => {
+    const contentDir = await fixtureCopy();
+    const local = { storage: 'local' } as const;
+    const prod = await openBucket(contentDir, local, 'prod');
+    await putArticle(prod, 'river-bets', 'River Bets');
+    await putArticle(prod, 'kept-guide', 'Kept Guide');
+    await pull({ contentDir, storage: local, reporter: quiet().reporter });
+    const file = articlePath(contentDir, 'river-bets');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('River Bets', 'River Bets, edited here'));
+    await retract({ contentDir, slug: 'river-bets', reason: 'wrong odds', by: 'night editor', storage: local, reporter: quiet().reporter });
+    const pulled = await pull({ contentDir, delete: true, storage: local, reporter: quiet().reporter });
+    expect(pulled.retracted?.removed).toEqual([file]);
+    expect(pulled.skipped).toEqual([]);
+    expect(existsSync(file)).toBe(false);
   });
 });
