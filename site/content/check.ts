@@ -15,6 +15,7 @@ import { displayPath } from '../../shared/paths.ts';
 import { checkUiLocales } from './checkLocales.ts';
 import { locateProblems } from './problemLines.ts';
 import { loadContent } from './loadContent.ts';
+import { sharedTranslationKeys } from './crossCheck.ts';
 import { articleCacheFile } from './articleCache.ts';
 import { contentRouteProblems } from '../routes/collisions.ts';
 import { sanitizeAdHtml, sponsoredLink } from '../render/sponsored.ts';
@@ -50,6 +51,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
     problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));
+    for (const locale of CONTENT_LOCALES) problems.push(...sharedTranslationKeys(content.articles[locale]));
     problems.push(...emptiedAds(content.ads, displayPath(path.join(options.contentDir, 'ads.json'))));
   } catch (error) {
     if (!(error instanceof ContentError)) throw error;

@@ -9,7 +9,7 @@ import type { Article, Author, CategoryNode } from '../../shared/types.ts';
 import { isPlaceable } from '../model/categoryIndex.ts';
 
 /** What checks across files read of an article: an article refused for other fields has those of these that are valid. */
-export type ArticleReferences = Pick<Article, 'file'> & Partial<Pick<Article, 'slug' | 'author' | 'entities' | 'translationKey'>>;
+export type ArticleReferences = Pick<Article, 'file'> & Partial<Pick<Article, 'slug' | 'author' | 'entities'>>;
 
 /**
  * The files that share a value (a slug, a translationKey), for the values that more than one file has. One file per
@@ -26,9 +26,12 @@ class Repeats {
     else this.byValue.set(value, [same, file]);
   }
 
-  /** Each repeated value with its files, sorted: articles are parsed in parallel, so they come in any order. */
-  *repeated(): Generator<[value: string, files: string[]]> {
-    for (const [value, files] of this.byValue) if (Array.isArray(files)) yield [value, [...files].sort()];
+  /**
+   * Each repeated value with its files, sorted (articles are parsed in parallel, so they come in any order), or in
+   * the order they were added.
+   */
+  *repeated(sorted = true): Generator<[value: string, files: string[]]> {
+    for (const [value, files] of this.byValue) if (Array.isArray(files)) yield [value, sorted ? [...files].sort() : files];
   }
 }
 
@@ -36,9 +39,6 @@ export function checkArticles(articles: ArticleReferences[], authors: Author[], 
   const problems: Problem[] = [];
   const authorNames = new Set(authors.map((a) => a.name));
   const slugs = new Repeats();
-  // Articles of one locale sharing a translationKey would each be that locale's alternate of the others' pages: two
-  // hreflang links for one language, which search engines ignore as conflicting.
-  const translationKeys = new Repeats();
   // Entity lists from the article cache are shared by the articles filed alike: each is checked once.
   const placeable = new Map<ArticleReferences['entities'], boolean>();
   const isFiled = (entities: NonNullable<ArticleReferences['entities']>) => {
@@ -55,20 +55,34 @@ export function checkArticles(articles: ArticleReferences[], authors: Author[], 
       problems.push({ file: article.file, field: 'entities', severity: 'error', message: `no known category among ${given}`, hint: `use one of: ${categories.map((c) => c.key).join(', ')}` });
     }
     slugs.add(article.slug, article.file);
-    translationKeys.add(article.translationKey, article.file);
   }
   for (const [slug, files] of slugs.repeated()) {
     for (const file of files) {
       problems.push({ file, field: 'slug', severity: 'error', message: `slug "${slug}" is used by ${files.length} articles: ${files.join(', ')}`, hint: 'give each article its own slug' });
     }
   }
-  for (const [key, files] of translationKeys.repeated()) {
+  return problems;
+}
+
+/**
+ * Articles of one locale sharing a translationKey: a warning each. The site links the oldest of them as that
+ * locale's translation and the others to none (siteModel.ts, collectTranslations), where each was another hreflang
+ * alternate for one language, which search engines drop as conflicting, and a newer article could put itself on the
+ * pages of an older one's translations. Not an error: one such article would stop every build of the site.
+ */
+export function sharedTranslationKeys(articles: readonly Article[]): Problem[] {
+  const keys = new Repeats();
+  // Oldest first, so each key's first file is the one the site links.
+  for (let i = articles.length - 1; i >= 0; i--) keys.add(articles[i]!.translationKey, articles[i]!.file);
+  const problems: Problem[] = [];
+  for (const [key, files] of keys.repeated(false)) {
+    const [linked, ...others] = files;
     for (const file of files) {
       problems.push({
         file,
         field: 'translationKey',
-        severity: 'error',
-        message: `translationKey "${key}" is used by ${files.length} articles of one locale: ${files.join(', ')}`,
+        severity: 'warning',
+        message: `translationKey "${key}" is used by ${files.length} articles of one locale: ${files.join(', ')}; the oldest, ${linked}, is linked as its translation, ${others.length === 1 ? 'the other' : 'the others'} to none`,
         hint: 'a translationKey links one article per locale; give the others a key of their own, or remove it',
       });
     }

@@ -110,12 +110,19 @@ export function buildSiteModel(content: SiteContent, options: ModelOptions): Sit
   };
 }
 
+/**
+ * Each translationKey's articles, one per locale: of a locale's articles sharing a key, the oldest (the list is
+ * newest first), and the others belong to no group (`felt check` warns of them: crossCheck.ts, sharedTranslationKeys).
+ */
 function collectTranslations(content: SiteContent): Map<string, Translation[]> {
   const map = new Map<string, Translation[]>();
   for (const locale of CONTENT_LOCALES) {
-    for (const article of content.articles[locale]) {
+    const articles = content.articles[locale];
+    for (let i = articles.length - 1; i >= 0; i--) {
+      const article = articles[i]!;
       if (!article.translationKey) continue;
       const list = map.get(article.translationKey) ?? [];
+      if (list.some((member) => member.locale === locale)) continue;
       list.push({ locale, slug: article.slug, title: article.title });
       map.set(article.translationKey, list);
     }

@@ -184,7 +184,9 @@ function articleDraft(model: SiteModel, article: Article, bylines: Map<string, A
   const lang = article.locale.slice(0, 2);
   const topicsOf = (p: Placement) => [...(p.unknownSubcategory ? [p.unknownSubcategory] : []), ...p.subsubcategories];
   const tags = [...new Set(model.index.placementsOf(article).flatMap((p) => topicsOf(p).map((topic) => displayName(topic, lang))))];
-  const siblings = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
+  const group = article.translationKey ? (model.translations.get(article.translationKey) ?? []) : [];
+  // An article that is not its locale's member of the group (a second one with the key) links to no translation.
+  const siblings = group.some((member) => member.locale === article.locale && member.slug === article.slug) ? group : [];
   const others = siblings.filter((s) => s.locale !== model.locale);
   const coverAlt = t('article.coverAlt', { title: article.title });
   const card = articleShareCard(article.slug, placement, settings.brand, model.pictures.has(article.slug)).path;
