@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { redactSecrets } from './secrets.ts';
-import { terminalSafe } from './terminalText.ts';
+import { jsonSafe, terminalSafe } from './terminalText.ts';
 
 export type OutputMode = 'tty' | 'plain' | 'json';
 
@@ -74,7 +74,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
       writeLine(stderr, line);
     },
     json(value) {
-      if (mode === 'json') write(stdout, `${JSON.stringify(value, null, 2)}\n`);
+      if (mode === 'json') write(stdout, `${jsonSafe(JSON.stringify(value, null, 2))}\n`);
     },
     progress(label, total, options = {}) {
       let count = 0;

@@ -8,5 +8,14 @@
 const UNSHOWABLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
 export function terminalSafe(text: string): string {
-  return text.replace(UNSHOWABLE, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
+  // A CRLF line end (a prompt file saved on Windows, a service's message) is a line end; a lone CR would rewrite the line.
+  return text.replace(/\r\n/g, '\n').replace(UNSHOWABLE, (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`);
+}
+
+// JSON.stringify escapes U+0000-U+001F only.
+const RAW_IN_JSON = /[\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/** JSON text (--json) with the control characters and bidirectional overrides JSON.stringify leaves raw escaped: the same value. */
+export function jsonSafe(json: string): string {
+  return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

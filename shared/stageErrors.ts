@@ -6,6 +6,7 @@
  * stage and the original kept as `cause`. Anything else is a bug in felt and
  * goes on as it was thrown, stack and all: it must not read as expected.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { FeltError, errorCatalogue } from './errors.ts';
 import { CACHE_FOLDER } from './paths.ts';
@@ -51,7 +52,7 @@ export function environmentError(error: unknown, stage?: Stage): FeltError | und
   if (!failure || (failure.namedPathsOnly && !stage?.namedPaths)) return undefined;
   // A full or read-only disk is fixed on the disk, not by the stage's path advice (who owns the folder). A refused file
   // of felt's cache is fixed there too, whatever the stage (another user's build left it: a build run with sudo).
-  const inCache = failure.code === 'NO_PERMISSION' && file !== undefined && file.split(path.sep).includes(CACHE_FOLDER);
+  const inCache = failure.code === 'NO_PERMISSION' && file !== undefined && file.split(path.sep).includes(CACHE_FOLDER) && ownedByAnother(file);
   const hint =
     failure.code === 'DISK_FULL' || failure.code === 'READ_ONLY'
       ? undefined
@@ -64,6 +65,20 @@ export function environmentError(error: unknown, stage?: Stage): FeltError | und
     stage: stage?.name,
     cause: error,
   });
+}
+
+/**
+ * Whether the nearest existing part of `file`'s path is in felt's cache folder (or is it) and belongs to another
+ * user than this process's: false where the cache folder does not exist yet (its parent refused it).
+ */
+function ownedByAnother(file: string): boolean {
+  const me = process.getuid?.();
+  if (me === undefined) return false;
+  for (let at = file; path.dirname(at) !== at; at = path.dirname(at)) {
+    const info = statSync(at, { throwIfNoEntry: false });
+    if (info) return info.uid !== me && at.split(path.sep).includes(CACHE_FOLDER);
+  }
+  return false;
 }
 
 /** Runs one stage: what the machine refuses comes out as a FeltError naming the file and the stage. */

@@ -44,17 +44,17 @@ Examples:
     )
     .action(async (flags: BuildFlags) => {
       const outDir = path.resolve(flags.out);
-      const stopListening = sayWhenStopped(outDir);
+      const stopped = sayWhenStopped(outDir);
       try {
-        await build(flags, outDir);
+        await build(flags, outDir, stopped);
       } finally {
         // felt's own process ends soon after; one that runs the CLI in-process (a test) must not keep the handlers.
-        stopListening();
+        stopped.stopListening();
       }
     });
 }
 
-async function build(flags: BuildFlags, outDir: string): Promise<void> {
+async function build(flags: BuildFlags, outDir: string, stopped: StopNotice): Promise<void> {
   // A build that renders every page (no previous site, or --no-incremental) starts its render workers first:
   // they load their modules on the other cores while this thread loads the build's and the content.
   const contentDir = path.resolve(flags.content);
@@ -96,7 +96,10 @@ async function build(flags: BuildFlags, outDir: string): Promise<void> {
       incremental: flags.incremental,
       now: buildTime(process.env.SOURCE_DATE_EPOCH),
       onProgress: progress.update,
+      onOutputReady: stopped.outputReady,
     });
+    // Built: a signal from now on stops a finished build, which needs no word.
+    stopped.stopListening();
     progress.finish();
     if (flags.json) console.log(JSON.stringify(result));
     else
@@ -119,8 +122,14 @@ async function build(flags: BuildFlags, outDir: string): Promise<void> {
  * build's last (README, "Never a broken dist/"), and the next build clears what this one left. One line says which
  * site is served, where the process used to end without a word (exit 130 and a progress bar left half drawn).
  */
-function sayWhenStopped(outDir: string): () => void {
-  const servedBefore = servedRelease(outDir);
+interface StopNotice {
+  /** The output folder is ready: what it serves now is the previous build (a plain dist/ of an older felt moved in, a lost link made again). */
+  outputReady: () => void;
+  stopListening: () => void;
+}
+
+function sayWhenStopped(outDir: string): StopNotice {
+  let servedBefore = servedRelease(outDir);
   const stop = (signal: NodeJS.Signals) => {
     const served = servedRelease(outDir);
     const state =
@@ -135,9 +144,12 @@ function sayWhenStopped(outDir: string): () => void {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+  return {
+    outputReady: () => void (servedBefore = servedRelease(outDir)),
+    stopListening: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
   };
 }
 

@@ -70,6 +70,8 @@ export interface BuildOptions {
   /** `felt preview` only: the dev articles (content.dev/) laid over content/'s, marked as drafts (content/devOverlay.ts). */
   devContentDir?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Called once the output folder is ready (site/build/output.ts, prepareOutput), before anything of the site is written. */
+  onOutputReady?: () => void;
 }
 
 /** A build kept in memory (see buildSiteInMemory): nothing of outDir, threads or the caches applies. */
@@ -124,6 +126,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let ahead: ManifestAhead | undefined;
   const model = await loadModel(options, cacheFile, cacheFile ? () => (ahead = readManifestAhead(outDir)) : undefined);
   const layout = await duringStage(preparingOutput(outDir), async () => prepareOutput(outDir));
+  options.onOutputReady?.();
   const { staging } = layout;
   const target: Target = { layout, sink: new FileSink({ dir: staging }), pool: { dir: staging } };
   try {

@@ -167,8 +167,9 @@ export function guardConnections(server: http.Server, caps: ConnectionCaps = def
     // Timed from the first request of a busy spell: pipelined ones queued behind a stalled answer do not reset it.
     if (tracked.busy++ === 0) tracked.progressAt = Date.now();
     if (tracked.busy > MAX_PIPELINED) {
-      // Its answers are dropped with it: each one's 'close' below still comes, and counts it down. Node goes on
-      // through the rest of the read it was parsing (64 KB: 1,700 short requests), each then answered by nothing.
+      // Its answers go with it: only the one being sent gets a 'close' (those queued behind it never do), and the
+      // connection's tracking ends on its own 'close' (above), as server.ts's leases do. Node goes on through the
+      // rest of the read it was parsing (64 KB: 1,700 short requests), each then answered by nothing.
       request.socket.destroy();
     }
     let counted = true;

@@ -6,7 +6,7 @@
  * the chain of causes under that line, secrets masked, and nothing changes
  * without it. Through the CLI's own entry point, as an operator runs it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chown, mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -106,18 +106,31 @@ describe('a wrapped failure prints one line; FELT_DEBUG=1 adds its causes', () =
     expect(full).toMatchObject({ code: 'DISK_FULL', message: 'no space left on the disk (while writing the site)', location: { file: '/out' } });
   });
 
-  it("a refused file of felt's cache says how to give the cache back, not the stage's advice (another content folder)", () => {
-    const journal = '/site/.felt-cache/articles.json.journal';
-    const refused = Object.assign(new Error(`EACCES: permission denied, open '${journal}'`), { code: 'EACCES', path: journal });
-    expect(environmentError(refused, loadingContent('/site/content'))).toMatchObject({
+  // Tests run as root here: only root can give a folder to another user (chown), which is what a build run with sudo
+  // leaves behind for the operator's own user.
+  it.runIf(process.getuid?.() === 0)("a refused file of felt's cache another user owns says how to give the cache back, not the stage's advice", async () => {
+    const site = await tempDir('felt-cache-owner-');
+    const cache = path.join(site, '.felt-cache');
+    await mkdir(cache);
+    await chown(cache, 65534, 65534);
+    const journal = path.join(cache, 'articles.json.journal');
+    const refusedAt = (file: string) =>
+      environmentError(
+        Object.assign(new Error(`EACCES: permission denied, open '${file}'`), { code: 'EACCES', path: file }),
+        loadingContent(path.join(site, 'content')),
+      );
+    expect(refusedAt(journal)).toMatchObject({
       code: 'NO_PERMISSION',
       message: 'permission denied (while loading content)',
       location: { file: journal },
       hint: "felt's cache belongs to another user (a build run with sudo?): give it back (chown -R) or remove .felt-cache/, which felt makes again",
     });
-    // Elsewhere, the stage's own advice.
-    const article = Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', path: '/site/content/articles/en_US/a.md' });
-    expect(environmentError(article, loadingContent('/site/content'))?.hint).toBe(loadingContent('/site/content').pathHint);
+    // The stage's own advice: a cache folder of this user's, or none yet (its parent refused it), or another file.
+    const stageHint = loadingContent(path.join(site, 'content')).pathHint;
+    await chown(cache, process.getuid!(), process.getgid!());
+    expect(refusedAt(journal)?.hint).toBe(stageHint);
+    expect(refusedAt(path.join(site, 'elsewhere', '.felt-cache', 'articles.json'))?.hint).toBe(stageHint);
+    expect(refusedAt(path.join(site, 'content', 'articles', 'en_US', 'a.md'))?.hint).toBe(stageHint);
   });
 });
 

@@ -73,6 +73,21 @@ describe('the progress display', () => {
     }
   });
 
+  it('--json escapes what JSON.stringify leaves raw (C1 controls, bidirectional overrides): the same value, nothing to drive a terminal', () => {
+    const out = sink();
+    const value = { skipped: [{ name: 'articles/en_US/a\u202eb\u009b2J.md', reason: 'bad name' }] };
+    createReporter({ stdout: out.stream, json: true }).json(value);
+    // eslint-disable-next-line no-control-regex -- control characters are what must not be printed
+    expect(out.text()).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(out.text())).toEqual(value);
+  });
+
+  it('takes a CRLF line end for a line end, and writes a lone CR out (it would rewrite the line)', () => {
+    const out = sink();
+    createReporter({ stdout: out.stream, tty: false }).print('first line\r\nsecond\rline');
+    expect(out.text()).toBe('first line\nsecond\\u{d}line\n');
+  });
+
   it('with a delay, draws nothing for work that ends before it, and nothing once done', async () => {
     const out = sink();
     const progress = createReporter({ stderr: out.stream, tty: true }).progress('deploy', 3, { delayMs: 30 });
