@@ -3,11 +3,14 @@
 // retitle an article in place: click the title, type, Enter saves, Esc cancels.
 (() => {
   const events = new EventSource('/__felt/events');
+  // The build this page was served from (felt dev stamps it on this script's tag; none on its error page).
+  const pageBuild = Number(document.querySelector('script[src="/__felt/dev.js"]')?.dataset.build);
   let session;
-  // A new dev process (felt's code changed) greets with a new session: reload onto its build.
+  // A new dev process (felt's code changed) greets with a new session: reload onto its build. So does a build that
+  // finished before this page's event stream connected: its 'reload' went to the pages connected then.
   events.addEventListener('hello', (event) => {
-    const next = JSON.parse(event.data).session;
-    if (session && session !== next) location.reload();
+    const { session: next, build } = JSON.parse(event.data);
+    if ((session && session !== next) || (!session && build > pageBuild)) location.reload();
     session = next;
   });
   events.addEventListener('reload', () => location.reload());

@@ -54,6 +54,9 @@ function problemOf(error: unknown): Problem {
 export async function startDev(options: DevOptions): Promise<DevServer> {
   const clients = new Set<http.ServerResponse>();
   const session = Date.now().toString(36);
+  // Builds finished, stamped on each page served and said in each greeting: a page served before a build whose
+  // 'reload' it missed (its event stream connected after it) reloads when it connects.
+  let builds = 0;
   let problem: Problem | undefined;
   let locale: ContentLocale = options.locale ?? 'en_US';
   let waiters: ((result: BuildResult | Problem) => void)[] = [];
@@ -69,6 +72,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
       locale = result.locale;
       problem = undefined;
       outcome = result;
+      builds++;
       options.log(`rebuilt ${result.rendered} of ${result.pages} pages in ${Date.now() - started} ms`);
       send('reload', {});
     } catch (error) {
@@ -84,7 +88,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
 
   const files = createHandler({
     root: options.outDir,
-    transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module"></script></body>`),
+    transformHtml: (html) => html.replace('</body>', `<script src="${CLIENT_SCRIPT}" type="module" data-build="${builds}"></script></body>`),
   });
   const clientJs = await readFile(path.join(FELT_ROOT, 'site', 'dev', 'client.js'));
   // The port is taken before the first build, so that a port in use is said at once, not after the build; a request
@@ -121,7 +125,7 @@ export async function startDev(options: DevOptions): Promise<DevServer> {
         // Open for as long as the page is: it must not count against the connection caps as an answer in flight.
         countAsIdle(response);
         response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-        response.write(`event: hello\ndata: ${JSON.stringify({ session })}\n\n`);
+        response.write(`event: hello\ndata: ${JSON.stringify({ session, build: builds })}\n\n`);
         if (problem) response.write(`event: problem\ndata: ${JSON.stringify(problem)}\n\n`);
         clients.add(response);
         request.on('close', () => clients.delete(response));

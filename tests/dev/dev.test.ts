@@ -31,7 +31,8 @@ describe('felt dev', () => {
   it('serves the site with its live-reload script', async () => {
     const html = await (await fetch(`${dev.url}/articles/table-talk`)).text();
     expect(html).toContain('Talk less, listen more.');
-    expect(html).toContain('<script src="/__felt/dev.js" type="module"></script></body>');
+    // Stamped with the build it was served from: a page whose event stream connects after a later build reloads.
+    expect(html).toMatch(/<script src="\/__felt\/dev\.js" type="module" data-build="1"><\/script><\/body>/);
   });
 
   it('rebuilds only the edited article and the open page reloads with it', async () => {
@@ -57,6 +58,27 @@ describe('felt dev', () => {
     expect(result).toMatchObject({ rendered: 1 });
     expect(await page.locator('main').innerText()).toContain('listen far more');
     console.log(`felt dev: edit to reloaded page in ${elapsed} ms`);
+    await page.close();
+  });
+
+  it('reloads a page whose event stream connected only after a rebuild it missed', async () => {
+    // The race that made the test above fail now and then on a busy machine: the edit's build finished, and its
+    // 'reload' went out, before the page's event stream had connected. Here the stream is held until it has.
+    const page = await browser.context.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/__felt/events', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${dev.url}/articles/table-talk`);
+    const rebuilt = dev.rebuilt();
+    await writeFile(article(), (await readFile(article(), 'utf8')).replace(/Talk less, listen [^.]*\./, 'Talk less, listen even more.'));
+    expect(await rebuilt).toMatchObject({ rendered: expect.any(Number) });
+    const reloaded = page.waitForEvent('load');
+    release();
+    await reloaded;
+    expect(await page.locator('main').innerText()).toContain('listen even more');
     await page.close();
   });
 
