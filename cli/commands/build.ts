@@ -117,17 +117,17 @@ async function build(flags: BuildFlags, outDir: string, stopped: StopNotice): Pr
   }
 }
 
-/**
- * Ctrl-C, or a CI job's cancel (SIGTERM), stops a build at once, as a kill would: dist/ changes in one step, the
- * build's last (README, "Never a broken dist/"), and the next build clears what this one left. One line says which
- * site is served, where the process used to end without a word (exit 130 and a progress bar left half drawn).
- */
 interface StopNotice {
   /** The output folder is ready: what it serves now is the previous build (a plain dist/ of an older felt moved in, a lost link made again). */
   outputReady: () => void;
   stopListening: () => void;
 }
 
+/**
+ * Ctrl-C, or a CI job's cancel (SIGTERM), stops a build at once, as a kill would: dist/ changes in one step, the
+ * build's last (README, "Never a broken dist/"), and the next build clears what this one left. One line says which
+ * site is served, where the process used to end without a word (exit 130 and a progress bar left half drawn).
+ */
 function sayWhenStopped(outDir: string): StopNotice {
   let servedBefore = servedRelease(outDir);
   const stop = (signal: NodeJS.Signals) => {
