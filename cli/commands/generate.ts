@@ -145,13 +145,18 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
     ? ` (and ${[
         plural(usage.failedRequests, 'failed call'),
         usage.unconnectedRequests ? `${usage.unconnectedRequests} could not connect` : '',
-        usage.estimatedPromptTokens ? `about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out or dropped` : '',
+        usage.estimatedPromptTokens && !usage.unreportedRequests
+          ? `about ${usage.estimatedPromptTokens} prompt tokens counted for those that timed out or dropped`
+          : '',
       ]
         .filter(Boolean)
         .join(', ')})`
     : '';
+  const unreported = usage.unreportedRequests
+    ? `; ${plural(usage.unreportedRequests, 'answer')} without a usable token count, about ${usage.estimatedPromptTokens + usage.estimatedCompletionTokens} tokens counted from the sizes${usage.failedRequests ? ' and the calls lost' : ''}`
+    : '';
   reporter.print(
-    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens, ${cost}`,
+    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens${unreported}, ${cost}`,
   );
   for (const s of result.stored) {
     const nearest = s.nearest ? `, nearest ${s.nearest} at ${s.similarity.toFixed(2)}` : '';

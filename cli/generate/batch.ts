@@ -169,8 +169,9 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
       }
       const slot = Number(entry.custom_id?.split(':')[1]);
       const body = entry.response?.body;
-      // Every answered request is billed (at the batch price), whatever its status.
-      if (body?.usage) llm.count(body.usage, { batch: true });
+      // Every answered request is billed (at the batch price), whatever its status; an answer without a usable count
+      // is estimated from its length (llm.ts, count).
+      if (body) llm.count(body.usage, { batch: true, answerChars: completionOf(body).content.length });
       if (entry.response?.status_code === 200 && body && Number.isInteger(slot)) answers.set(slot, completionOf(body));
     }
   }

@@ -56,6 +56,13 @@ export interface Usage {
    * from the request's size, so a night through a slow provider is not reported as free.
    */
   estimatedPromptTokens: number;
+  /**
+   * Answers whose usage was missing or not a count (a negative number, a string): the provider billed them all the
+   * same. Their tokens are estimated from the request's and the answer's sizes (estimatedPromptTokens,
+   * estimatedCompletionTokens) and counted at the full price, so that --max-cost holds whatever an endpoint says.
+   */
+  unreportedRequests: number;
+  estimatedCompletionTokens: number;
   retries: number;
 }
 
@@ -69,8 +76,15 @@ export function emptyUsage(): Usage {
     failedRequests: 0,
     unconnectedRequests: 0,
     estimatedPromptTokens: 0,
+    unreportedRequests: 0,
+    estimatedCompletionTokens: 0,
     retries: 0,
   };
+}
+
+/** A token count as an endpoint reported it, if it is one (a whole number, at least 0); undefined otherwise. */
+function tokenCount(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
 }
 
 /** What the Batch API charges of the direct price (OpenAI: half). */
@@ -305,7 +319,7 @@ export class Llm {
       const completion = await this.call((callSignal) => this.client.chat.completions.create(body as never, { signal: callSignal }), signal);
       const result = completion as OpenAI.Chat.Completions.ChatCompletion;
       const before = this.budget?.spentUsd() ?? 0;
-      this.count(result.usage);
+      this.count(result.usage, { sentChars: JSON.stringify(body).length, answerChars: completionOf(result).content.length });
       this.budget?.observe(this.budget.spentUsd() - before);
       return completionOf(result);
     } finally {
@@ -313,13 +327,25 @@ export class Llm {
     }
   }
 
-  count(usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined, options: { batch?: boolean } = {}): void {
+  /**
+   * One answer's tokens, as its usage says; where it says none or no count (a hostile or broken endpoint: none at
+   * all, a negative number that would lower the spending, a string), estimated from `sentChars` and `answerChars`.
+   */
+  count(usage: unknown, options: { batch?: boolean; sentChars?: number; answerChars?: number } = {}): void {
     this.usage.requests++;
-    this.usage.promptTokens += usage?.prompt_tokens ?? 0;
-    this.usage.completionTokens += usage?.completion_tokens ?? 0;
-    if (options.batch) {
-      this.usage.batchPromptTokens += usage?.prompt_tokens ?? 0;
-      this.usage.batchCompletionTokens += usage?.completion_tokens ?? 0;
+    const reported = usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
+    const prompt = tokenCount(reported?.prompt_tokens);
+    const completion = tokenCount(reported?.completion_tokens);
+    if (prompt === undefined || completion === undefined) this.usage.unreportedRequests++;
+    if (prompt === undefined) this.usage.estimatedPromptTokens += Math.ceil((options.sentChars ?? 0) / CHARS_PER_TOKEN);
+    else {
+      this.usage.promptTokens += prompt;
+      if (options.batch) this.usage.batchPromptTokens += prompt;
+    }
+    if (completion === undefined) this.usage.estimatedCompletionTokens += Math.ceil((options.answerChars ?? 0) / CHARS_PER_TOKEN);
+    else {
+      this.usage.completionTokens += completion;
+      if (options.batch) this.usage.batchCompletionTokens += completion;
     }
   }
 
@@ -435,10 +461,10 @@ export function completionOf(body: {
 
 export type Price = { input: number; output: number };
 
-/** USD for `usage` at `price` (per million tokens): batch answers at BATCH_DISCOUNT, estimated prompt tokens of lost attempts at full price. */
+/** USD for `usage` at `price` (per million tokens): batch answers at BATCH_DISCOUNT, estimated tokens (lost attempts, unreported usage) at full price. */
 export function costUsd(usage: Usage, price: Price | undefined): number | undefined {
   if (!price) return undefined;
   const input = usage.promptTokens - usage.batchPromptTokens + usage.batchPromptTokens * BATCH_DISCOUNT + usage.estimatedPromptTokens;
-  const output = usage.completionTokens - usage.batchCompletionTokens + usage.batchCompletionTokens * BATCH_DISCOUNT;
+  const output = usage.completionTokens - usage.batchCompletionTokens + usage.batchCompletionTokens * BATCH_DISCOUNT + usage.estimatedCompletionTokens;
   return (input * price.input + output * price.output) / 1_000_000;
 }

@@ -29,6 +29,8 @@ export interface Reply {
   finishReason?: string;
   /** A refusal message: the answer then has this refusal and no content, as structured outputs report one. */
   refusal?: string;
+  /** The answer's usage, as sent (a hostile or broken endpoint's); by default 1000 prompt and 800 completion tokens. */
+  usage?: unknown;
 }
 
 export interface ImageCall {
@@ -106,7 +108,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
         choices: [
           { index: 0, message: { role: 'assistant', content, refusal: reply.refusal ?? null }, finish_reason: reply.finishReason ?? 'stop', logprobs: null },
         ],
-        usage: { prompt_tokens: 1000, completion_tokens: 800, total_tokens: 1800 },
+        usage: 'usage' in reply ? reply.usage : { prompt_tokens: 1000, completion_tokens: 800, total_tokens: 1800 },
       },
     };
   };

@@ -31,6 +31,31 @@ describe('the budget', () => {
     ]);
   });
 
+  it('holds whatever usage an endpoint reports: none, negative counts or strings are counted from the sizes, and --max-cost stops the run', async () => {
+    // Each used to count nothing (none), lower the spending (negative: all six written, "about $-0.4500") or be glued
+    // together as text ("0100010001000 tokens, about $15481.9806").
+    const hostile = [null, { prompt_tokens: -100000, completion_tokens: -100000 }, { prompt_tokens: '1000', completion_tokens: '800' }];
+    for (const [i, usage] of hostile.entries()) {
+      world.llm.chats.length = 0;
+      world.llm.reply = () => ({ usage });
+      // A run of its own each (its date): one run's articles are not the next one's "done before".
+      const { opts } = libraryOptions(world, { count: 6, concurrency: 1, maxCostUsd: 0.0025, date: `2026-05-0${i + 1}` });
+      const outcome = await generate(opts).then(
+        (summary) => summary as RunSummary,
+        (error: unknown) => error,
+      );
+      const label = JSON.stringify(usage);
+      // The run stops at the budget: some written, not all six.
+      expect(world.llm.chats.length, label).toBeGreaterThan(0);
+      expect(world.llm.chats.length, label).toBeLessThan(6);
+      const summary = outcome as RunSummary;
+      expect(summary.stopped?.reason, label).toBe('budget');
+      expect(summary.usage.unreportedRequests, label).toBe(world.llm.chats.length);
+      expect(summary.usage.costUsd, label).toBeGreaterThan(0);
+      expect(summary.usage.costUsd, label).toBeLessThanOrEqual(0.0025);
+    }
+  });
+
   it('generation.budget in site.json is the default cap, and calls in flight cannot overshoot it', async () => {
     await world.fixture.cleanup();
     world.fixture = await makeFixture({ settings: { generation: { ...siteSettings().generation, budget: 0.0025 } } });
