@@ -24,7 +24,7 @@
  */
 import pLimit from 'p-limit';
 import { FeltError } from '../shared/errors.ts';
-import { LIMITS, tooLarge } from '../shared/limits.ts';
+import { LIMITS, formatBytes, tooLarge } from '../shared/limits.ts';
 import type { ContentLocale } from '../shared/types.ts';
 import { loadProject, type Project } from './project.ts';
 import { createReporter, plural, type Progress, type Reporter } from './report.ts';
@@ -32,6 +32,7 @@ import { md5Base64 } from './storage/checksum.ts';
 import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
+import { readWithin } from './storage/errors.ts';
 import { compareNames } from './storage/nameRanges.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
@@ -194,7 +195,9 @@ async function runEach(items: PublishItem[], progress: Progress, result: Publish
 /** Why a dev object may not be published, or its checked bytes. Its size is read from the listing, before any download. */
 async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale, project: Project): Promise<{ problem: string } | Checked> {
   if (object.size > LIMITS.articleBytes) return { problem: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` };
-  const data = await dev.read(object.name);
+  // Read to the limit, whatever the listing said: a listing can understate an object (600 MB listed as 100 bytes).
+  const data = await readWithin(dev, object.name, LIMITS.articleBytes);
+  if (!data) return { problem: `object larger than ${formatBytes(LIMITS.articleBytes)}, whatever its listing says (see README, "Limits")` };
   if (md5Base64(data) !== object.md5) return { problem: 'changed in the dev bucket while publish read it; run publish again' };
   const problems = articleObjectProblems(data, object.name, locale, project);
   if (problems.length) return { problem: `invalid article: ${describeProblems(problems)}` };
@@ -293,7 +296,8 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
         limit(async () => {
           const item = planItem(object, publishedPictures.get(object.name), record, force);
           if (item.state === 'unchanged' || item.state === 'conflict') return void result.plan.push(item);
-          const data = await dev.read(object.name);
+          const data = await readWithin(dev, object.name, LIMITS.pictureBytes);
+          if (!data) return void result.invalid.push({ name: object.name, reason: `a picture larger than ${formatBytes(LIMITS.pictureBytes)}` });
           if (md5Base64(data) !== object.md5 || !isPng(data)) return void result.invalid.push({ name: object.name, reason: 'not a PNG picture' });
           result.checked.set(object.name, { info: object, data });
           result.plan.push(item);

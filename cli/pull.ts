@@ -19,7 +19,7 @@ import { articleFile, articleFolder, displayPath } from '../shared/paths.ts';
 import pLimit from 'p-limit';
 import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
-import { LIMITS, tooLarge } from '../shared/limits.ts';
+import { LIMITS, formatBytes, tooLarge } from '../shared/limits.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
 import { loadProject } from './project.ts';
@@ -27,6 +27,7 @@ import { createReporter, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
 import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
+import { readWithin } from './storage/errors.ts';
 import { contentDirFor } from '../shared/contentOrigin.ts';
 import { pullRetractions } from './pullRetractions.ts';
 import { LocalChecksums } from './localChecksums.ts';
@@ -236,7 +237,13 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           progress.tick(`${list === result.skipped ? 'skipped' : 'failed'} ${job.name}`);
         };
         try {
-          const data = job.packed ?? (await bucket.read(job.name));
+          const data = job.packed ?? (await readWithin(bucket, job.name, job.picture ? LIMITS.pictureBytes : LIMITS.articleBytes));
+          // Larger than the listing said, and than felt reads: a bad object, as one over the limit in the listing is.
+          if (!data)
+            return leaveOut(
+              result.skipped,
+              `object larger than ${formatBytes(job.picture ? LIMITS.pictureBytes : LIMITS.articleBytes)}, whatever its listing says (see README, "Limits")`,
+            );
           if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
           if (job.picture) {
             if (!isPng(data)) return leaveOut(result.skipped, 'not a PNG picture');

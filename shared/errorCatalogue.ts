@@ -83,6 +83,7 @@ const entries = {
     title: 'The publish record cannot be read',
     hint: 'restore it, or delete it to start a new record (production changes made before are then not detected)',
   },
+  OBJECT_TOO_LARGE: { title: 'An object is larger than felt reads', hint: 'replace or remove the object in the bucket (see README, "Limits")' },
   STORAGE_BAD_BUCKET: { title: 'Not a valid bucket name', hint: 'use lowercase letters, digits, dots, hyphens and underscores' },
   STORAGE_BAD_NAME: {
     title: 'Not an object name the bucket accepts',

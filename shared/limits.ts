@@ -23,6 +23,8 @@ export const LIMITS = {
   adsBytes: 4 * MB,
   /** One ad snippet: sapeNewUrl (on every page) or one entry of sapeLinks. */
   adSnippetBytes: 8 * KB,
+  /** One article's cover picture in a bucket (images/{locale}/{slug}.png): a generated one is 1-3 MB. */
+  pictureBytes: 16 * MB,
   /** A slug (articles, categories, authors, the brand): it names a file or folder, and a file name has at most 255 bytes. */
   slugChars: 200,
   /** A text field (a title, a tagline, a biography): the site's title is on every page, several times. */

@@ -4,6 +4,7 @@
  * credentials, and the CLI prints one line.
  */
 import { FeltError } from '../../shared/errors.ts';
+import type { Bucket } from './types.ts';
 
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
 export const NOT_FOUND = 'STORAGE_NOT_FOUND';
@@ -38,4 +39,19 @@ export function isPreconditionFailed(error: unknown): boolean {
 
 export function isNotFound(error: unknown): boolean {
   return error instanceof FeltError && error.code === NOT_FOUND;
+}
+
+/** The refusal of an object past a read's `maxBytes`. */
+export function objectTooLarge(where: string, maxBytes: number): FeltError {
+  return new FeltError('OBJECT_TOO_LARGE', `${where} holds more than ${maxBytes.toLocaleString('en')} bytes, whatever its listing says`);
+}
+
+/** An object's bytes when it holds at most `maxBytes`; undefined when it holds more (Bucket.read's OBJECT_TOO_LARGE). */
+export async function readWithin(bucket: Bucket, name: string, maxBytes: number): Promise<Buffer | undefined> {
+  try {
+    return await bucket.read(name, { maxBytes });
+  } catch (error) {
+    if (error instanceof FeltError && error.code === 'OBJECT_TOO_LARGE') return undefined;
+    throw error;
+  }
 }

@@ -8,9 +8,9 @@
 import type { Storage as GoogleStorage, File, FileMetadata } from '@google-cloud/storage';
 import { FeltError } from '../../shared/errors.ts';
 import { redactSecrets } from '../secrets.ts';
-import { StorageUnavailableError, notFound, preconditionFailed } from './errors.ts';
+import { StorageUnavailableError, notFound, objectTooLarge, preconditionFailed } from './errors.ts';
 import { parseRetryAfter } from './retry.ts';
-import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
+import type { Bucket, NameRange, ObjectInfo, PatchOptions, ReadOptions, Storage, WebsitePages, WriteOptions } from './types.ts';
 
 export interface GcsOptions {
   projectId: string;
@@ -139,9 +139,34 @@ class GcsBucket implements Bucket {
     }
   }
 
-  async read(name: string): Promise<Buffer> {
-    const [data] = await guard(`${this.location}/${name}`, async () => (await this.file(name)).download());
-    return data;
+  async read(name: string, options: ReadOptions = {}): Promise<Buffer> {
+    const where = `${this.location}/${name}`;
+    const { maxBytes } = options;
+    if (maxBytes === undefined) {
+      const [data] = await guard(where, async () => (await this.file(name)).download());
+      return data;
+    }
+    const file = await this.file(name);
+    // Streamed and counted: download() buffers the whole object, 600 MB where the listing said 100 bytes.
+    const read = await guard(
+      where,
+      () =>
+        new Promise<Buffer | undefined>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const stream = file.createReadStream({ validation: false });
+          stream.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size <= maxBytes) return void chunks.push(chunk);
+            stream.destroy();
+            resolve(undefined);
+          });
+          stream.on('error', reject);
+          stream.on('end', () => resolve(Buffer.concat(chunks)));
+        }),
+    );
+    if (!read) throw objectTooLarge(where, maxBytes);
+    return read;
   }
 
   async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {

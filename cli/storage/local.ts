@@ -13,9 +13,10 @@ import { FeltError } from '../../shared/errors.ts';
 import { removeLeftoverTemporaries, TEMP_MARK, writeFileAtomic } from '../../shared/atomicWrite.ts';
 import { duringStage, type Stage } from '../../shared/stageErrors.ts';
 import { crc32cBase64, md5Base64 } from './checksum.ts';
-import { notFound, preconditionFailed } from './errors.ts';
+import { notFound, objectTooLarge, preconditionFailed } from './errors.ts';
 import { compareNames, inRange } from './nameRanges.ts';
-import type { Bucket, NameRange, ObjectInfo, PatchOptions, Storage, WriteOptions } from './types.ts';
+import type { Bucket, NameRange, ObjectInfo, PatchOptions, ReadOptions, Storage, WriteOptions } from './types.ts';
+import { readInspected } from '../../shared/inputFile.ts';
 
 interface Sidecar extends ObjectInfo {
   mtimeMs: number;
@@ -145,12 +146,22 @@ class LocalBucket implements Bucket {
     return info;
   }
 
-  async read(name: string): Promise<Buffer> {
-    try {
-      return await readFile(this.file(name));
-    } catch {
-      throw notFound(`${this.location}/${name}`);
+  async read(name: string, options: ReadOptions = {}): Promise<Buffer> {
+    const where = `${this.location}/${name}`;
+    const { maxBytes } = options;
+    if (maxBytes === undefined) {
+      try {
+        return await readFile(this.file(name));
+      } catch {
+        throw notFound(where);
+      }
     }
+    // At most maxBytes + 1 bytes, however large the file has grown since it was listed.
+    const read = await readInspected(this.file(name), 0, maxBytes);
+    if (read.kind === 'read') return read.bytes;
+    if (read.kind === 'missing') throw notFound(where);
+    if (read.message.startsWith('cannot be read')) throw new FeltError('STORAGE_FAILED', `${where}: ${read.message}`);
+    throw objectTooLarge(where, maxBytes);
   }
 
   async write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo> {

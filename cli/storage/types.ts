@@ -60,7 +60,11 @@ export interface Bucket {
   create(): Promise<void>;
   list(prefix: string, range?: NameRange): Promise<ObjectInfo[]>;
   stat(name: string): Promise<ObjectInfo | undefined>;
-  read(name: string): Promise<Buffer>;
+  /**
+   * The object's bytes. With `maxBytes`, one larger than that is refused (OBJECT_TOO_LARGE) after at most
+   * `maxBytes + 1` bytes were read, whatever its listing said of its size: a listing can understate it.
+   */
+  read(name: string, options?: ReadOptions): Promise<Buffer>;
   write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo>;
   /** Server-side copy to another bucket of the same storage. */
   copyTo(name: string, target: Bucket, targetName: string, options?: { ifGenerationMatch?: string | number }): Promise<ObjectInfo>;
@@ -78,3 +82,7 @@ export interface Storage {
 
 export const STORAGE_KINDS = ['local', 'gcs'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+export interface ReadOptions {
+  maxBytes?: number;
+}

@@ -534,6 +534,28 @@ describe('publish and pull on the wire (gcs)', () => {
   const recordReads = () => gcs.log.filter((r) => r.kind === 'object.download' && decodeURIComponent(r.path).endsWith('felt/publish-record.json')).length;
   const recordOf = async () => (await readPublishRecord(openStorage(await loadProject(fixture.contentDir), choice()).bucket('felt-test'))).objects;
 
+  it('reads no more of an object than the limit whatever its listing says: one that lies is skipped, the others published and pulled', async () => {
+    // A listing that said 100 bytes of a 600 MB object had publish download it whole and die ("Cannot create a string
+    // longer than…", exit 70), nothing published; pull downloaded it and called it a failure. Here 3 MB is enough.
+    const liar = Buffer.concat([Buffer.from(articleSource('liar', 'Liar', 'en_US')), Buffer.alloc(3 * 1024 * 1024, 'a')]);
+    const lying = (bucketName: string) =>
+      gcs.put(bucketName, 'articles/en_US/liar.md', liar, { contentType: 'text/markdown; charset=utf-8', declaredSize: 100 });
+    put('felt-test-dev', 'good', 'Good');
+    lying('felt-test-dev');
+    const published = await publish({ contentDir: fixture.contentDir, slugs: ['good', 'liar'], yes: true, storage: choice(), reporter: quiet().reporter });
+    expect(published.skipped).toEqual([
+      { name: 'articles/en_US/liar.md', reason: expect.stringMatching(/^object larger than 1 MB, whatever its listing says/) },
+    ]);
+    expect(published.copied).toEqual(['articles/en_US/good.md']);
+    // The same object in production, put there by another hand.
+    lying('felt-test');
+    const pulled = await pull({ contentDir: fixture.contentDir, storage: choice(), reporter: quiet().reporter });
+    expect(pulled.failed).toEqual([]);
+    expect(pulled.skipped).toEqual([{ name: 'articles/en_US/liar.md', reason: expect.stringMatching(/^object larger than 1 MB, whatever its listing says/) }]);
+    expect(pulled.download).toEqual(['articles/en_US/good.md']);
+    expect(existsSync(path.join(fixture.contentDir, 'articles', 'en_US', 'liar.md'))).toBe(false);
+  });
+
   it('downloads the record once: the copy the plan read is written back under its generation (12 MB at 100,000 articles)', async () => {
     put('felt-test-dev', 'alpha', 'Alpha');
     await publish({ contentDir: fixture.contentDir, all: true, yes: true, storage: choice(), reporter: quiet().reporter });
