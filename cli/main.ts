@@ -22,7 +22,7 @@ import { registerDev } from './commands/dev.ts';
 import { registerRetract } from './commands/retract.ts';
 import { registerPreview } from './commands/preview.ts';
 import { teachingHelp } from './help.ts';
-import { terminalSafe } from './terminalText.ts';
+import { oneLine, terminalSafe } from './terminalText.ts';
 
 export function createProgram(): Command {
   const program = new Command('felt')
@@ -65,7 +65,7 @@ let runningCommand: string | undefined;
 
 /** A failure's line, with the catalogue's `felt <command> --help` naming the command that ran. */
 function failureLine(error: unknown): string {
-  const line = terminalSafe(redactSecrets(describeError(error)));
+  const line = oneLine(redactSecrets(describeError(error)));
   return runningCommand ? line.replaceAll('felt <command> --help', `felt ${runningCommand} --help`) : line;
 }
 

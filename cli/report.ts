@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { redactSecrets } from './secrets.ts';
-import { jsonSafe, terminalSafe } from './terminalText.ts';
+import { jsonSafe, oneLine, terminalSafe } from './terminalText.ts';
 
 export type OutputMode = 'tty' | 'plain' | 'json';
 
@@ -60,6 +60,8 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
   const write = (stream: Writable, text: string) => stream.write(redactSecrets(text));
   // A line of text: what it names may come from a bucket (terminalSafe); the bar's own control codes are written raw.
   const writeLine = (stream: Writable, text: string) => write(stream, `${terminalSafe(text)}\n`);
+  // A note or an item is one line: a line break in what it names is written out (oneLine).
+  const writeOneLine = (stream: Writable, text: string) => write(stream, `${oneLine(text)}\n`);
   let clearBar = () => {};
   return {
     mode,
@@ -71,7 +73,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
     note(line) {
       if (mode === 'json') return;
       clearBar();
-      writeLine(stderr, line);
+      writeOneLine(stderr, line);
     },
     json(value) {
       if (mode === 'json') write(stdout, `${jsonSafe(JSON.stringify(value, null, 2))}\n`);
@@ -110,7 +112,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
       return {
         tick(itemLine) {
           count++;
-          if (mode === 'plain' && !finished) writeLine(stderr, `[${count}/${total}] ${itemLine ?? label}`);
+          if (mode === 'plain' && !finished) writeOneLine(stderr, `[${count}/${total}] ${itemLine ?? label}`);
           draw();
         },
         update(done, newTotal) {
@@ -126,7 +128,7 @@ export function createReporter(options: ReporterOptions = {}): Reporter {
         note(noteLine) {
           if (mode === 'json') return;
           clearBar();
-          writeLine(stderr, noteLine);
+          writeOneLine(stderr, noteLine);
           draw();
         },
         done() {

@@ -19,3 +19,17 @@ const RAW_IN_JSON = /[\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 export function jsonSafe(json: string): string {
   return json.replace(RAW_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/** The most of one line printed: a provider's error message of 5 MB was printed whole, twice. */
+export const LINE_CHARS = 2000;
+
+/**
+ * terminalSafe for a line that must stay one line (a `skipped:`, `failed:` or `felt:` line, a progress item): its line
+ * breaks written out too, so that a name or a provider's message cannot print a second, forged line, and cut at
+ * LINE_CHARS.
+ */
+export function oneLine(text: string): string {
+  const cut = text.length > LINE_CHARS;
+  const line = terminalSafe(cut ? text.slice(0, LINE_CHARS) : text).replace(/\n/g, '\\u{a}');
+  return cut ? `${line}… (${(text.length - LINE_CHARS).toLocaleString('en')} more characters)` : line;
+}

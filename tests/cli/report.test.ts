@@ -82,6 +82,20 @@ describe('the progress display', () => {
     expect(JSON.parse(out.text())).toEqual(value);
   });
 
+  it('keeps a note or an item to one line, cut at 2,000 characters: a name or a message cannot forge a second line', () => {
+    const err = sink();
+    const reporter = createReporter({ stderr: err.stream, tty: false });
+    reporter.note('failed: slot 1: 400 bad\r\nfelt: fine');
+    const progress = reporter.progress('deploy', 1);
+    progress.tick('uploaded new\nline.html');
+    progress.done();
+    reporter.note(`failed: slot 2: ${'x'.repeat(5_000_000)}`);
+    const lines = err.text().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['failed: slot 1: 400 bad\\u{a}felt: fine', '[1/1] uploaded new\\u{a}line.html']);
+    expect(lines[2]).toBe(`failed: slot 2: ${'x'.repeat(2000 - 'failed: slot 2: '.length)}… (4,998,016 more characters)`);
+    expect(lines).toHaveLength(4);
+  });
+
   it('takes a CRLF line end for a line end, and writes a lone CR out (it would rewrite the line)', () => {
     const out = sink();
     createReporter({ stdout: out.stream, tty: false }).print('first line\r\nsecond\rline');
