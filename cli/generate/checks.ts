@@ -56,7 +56,13 @@ export interface MdNode {
 }
 
 const parser = unified().use(remarkParse);
-const BAD_PROTOCOL = /^\s*(javascript|vbscript|data|file):/i;
+const BAD_PROTOCOL = /^(javascript|vbscript|data|file):/i;
+/**
+ * What a browser does to an address before it reads its scheme (the WHATWG URL parser): leading and trailing C0
+ * controls and spaces go, and so do tabs and line breaks anywhere. `java&#x09;script:` is javascript: to a browser.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what a browser strips
+const schemeOf = (url: string) => url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
 
 export function checkAnswer(raw: string, slot: Slot, meta: ArticleMeta, rules: LocaleRules, registry: Registry, gate = DEFAULT_GATE): CheckResult {
   let data: unknown;
@@ -190,7 +196,7 @@ export function checkBody(nodes: MdNode[], body: string, rules: LocaleRules): st
   if (nodes.some((n) => n.type === 'heading' && n.depth === 1)) reasons.push('do not use a level-one "# " heading; the title is shown separately');
   if (nodes.some((n) => n.type === 'html')) reasons.push('raw HTML is not allowed; use Markdown only');
   if (nodes.some((n) => n.type === 'image' || n.type === 'imageReference')) reasons.push('images are not allowed');
-  if (nodes.some((n) => (n.type === 'link' || n.type === 'definition') && BAD_PROTOCOL.test(n.url ?? '')))
+  if (nodes.some((n) => (n.type === 'link' || n.type === 'definition') && BAD_PROTOCOL.test(schemeOf(n.url ?? ''))))
     reasons.push('links must not use javascript:, vbscript:, data: or file: addresses');
   return reasons;
 }

@@ -49,6 +49,15 @@ describe('the quality gate refuses', () => {
     expect(result.ok ? 'accepted' : result.reason).toMatch(/the section "Final thoughts" is not in Turkish \(it reads as "eng"\)/);
   });
 
+  it('script links, as a browser reads them: entity-encoded tabs and line breaks inside the scheme', async () => {
+    const base = articleAnswer('en', 6);
+    for (const link of ['javascript:alert(1)', 'java&#x09;script:alert(1)', 'jav&#x0A;ascript:alert(1)', 'VBScript:x', 'data:text/html,x']) {
+      const result = await check('en_US', { ...base, body: `${base.body}\nSee [the odds](${link}) first.\n` });
+      expect(result.ok ? 'accepted' : result.reason, link).toContain('links must not use javascript:, vbscript:, data: or file: addresses');
+    }
+    expect((await check('en_US', { ...base, body: `${base.body}\nSee [the odds](https://example.org/odds) first.\n` })).ok).toBe(true);
+  });
+
   it('HTML in the title and the description', async () => {
     const base = articleAnswer('en', 5);
     const title = await check('en_US', { ...base, title: 'The <b>real</b> odds of a flush' });
