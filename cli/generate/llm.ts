@@ -319,9 +319,10 @@ export class Llm {
       const completion = await this.call((callSignal) => this.client.chat.completions.create(body as never, { signal: callSignal }), signal);
       const result = completion as OpenAI.Chat.Completions.ChatCompletion;
       const before = this.budget?.spentUsd() ?? 0;
-      this.count(result.usage, { sentChars: JSON.stringify(body).length, answerChars: completionOf(result).content.length });
+      const answer = completionOf(result);
+      this.count(result.usage, { sentChars: JSON.stringify(body).length, answerChars: answer.content.length });
       this.budget?.observe(this.budget.spentUsd() - before);
-      return completionOf(result);
+      return answer;
     } finally {
       reservation?.release();
     }

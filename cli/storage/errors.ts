@@ -9,6 +9,7 @@ import type { Bucket } from './types.ts';
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
 export const NOT_FOUND = 'STORAGE_NOT_FOUND';
 export const UNAVAILABLE = 'STORAGE_UNAVAILABLE';
+export const TOO_LARGE = 'OBJECT_TOO_LARGE';
 
 /**
  * A failure worth trying again (429, a 5xx, a dropped connection), with the
@@ -43,7 +44,7 @@ export function isNotFound(error: unknown): boolean {
 
 /** The refusal of an object past a read's `maxBytes`. */
 export function objectTooLarge(where: string, maxBytes: number): FeltError {
-  return new FeltError('OBJECT_TOO_LARGE', `${where} holds more than ${maxBytes.toLocaleString('en')} bytes, whatever its listing says`);
+  return new FeltError(TOO_LARGE, `${where} holds more than ${maxBytes.toLocaleString('en')} bytes, whatever its listing says`);
 }
 
 /** An object's bytes when it holds at most `maxBytes`; undefined when it holds more (Bucket.read's OBJECT_TOO_LARGE). */
@@ -51,7 +52,7 @@ export async function readWithin(bucket: Bucket, name: string, maxBytes: number)
   try {
     return await bucket.read(name, { maxBytes });
   } catch (error) {
-    if (error instanceof FeltError && error.code === 'OBJECT_TOO_LARGE') return undefined;
+    if (error instanceof FeltError && error.code === TOO_LARGE) return undefined;
     throw error;
   }
 }
