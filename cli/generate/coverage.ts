@@ -5,7 +5,7 @@
  */
 import { CONTENT_LOCALES, type CategoryNode, type ContentLocale } from '../../shared/types.ts';
 import { OTHER } from '../../site/model/categoryIndex.ts';
-import type { Coverage, Plan } from './plan.ts';
+import { filedCoverage, type Coverage, type Plan } from './plan.ts';
 
 export interface CoverageRow {
   category: string;
@@ -21,7 +21,7 @@ export function coverageRows(categories: CategoryNode[], perLocale: ReadonlyMap<
     const key = `${slot.target.category.key}/${slot.target.subcategory.key}`;
     planned.set(key, (planned.get(key) ?? 0) + 1);
   }
-  const filed = new Map([...perLocale].map(([locale, coverage]) => [locale, asFiled(categories, coverage)]));
+  const filed = new Map([...perLocale].map(([locale, coverage]) => [locale, filedCoverage(categories, coverage)]));
   return categories.flatMap((category) =>
     [...category.children.filter((c) => c.key !== OTHER), ...category.children.filter((c) => c.key === OTHER)].map((subcategory) => {
       const key = `${category.key}/${subcategory.key}`;
@@ -29,21 +29,6 @@ export function coverageRows(categories: CategoryNode[], perLocale: ReadonlyMap<
       return { category: category.key, subcategory: subcategory.key, articles, planned: planned.get(key) ?? 0 };
     }),
   );
-}
-
-/**
- * The counts as the site files the articles: one whose subcategory its category does not have ("live poker
- * etiquette") is in the category's "other" (categoryIndex.ts), where the table left it out of every row and of the
- * total (40 of the bundled 44 en_US articles).
- */
-function asFiled(categories: CategoryNode[], coverage: Coverage): Map<string, number> {
-  const rows = new Set(categories.flatMap((category) => category.children.map((child) => `${category.key}/${child.key}`)));
-  const filed = new Map<string, number>();
-  for (const [key, count] of coverage) {
-    const row = rows.has(key) ? key : `${key.slice(0, key.indexOf('/'))}/${OTHER}`;
-    filed.set(row, (filed.get(row) ?? 0) + count);
-  }
-  return filed;
 }
 
 /** The table as aligned lines: one row per subcategory, a column per locale, "+n" where this run adds n. */

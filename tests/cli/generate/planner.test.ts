@@ -77,6 +77,26 @@ describe('the planner', () => {
     expect(streams.out()).toContain('- Playing aces from early position\n- A history of card rooms');
   });
 
+  it('counts an article whose subcategory its category lacks in that category\'s "other", as the site files it', async () => {
+    const source = (slug: string, subcategory: string) =>
+      `---\ntitle: "About ${slug}"\nslug: ${slug}\ndescription: "About ${slug}."\nauthor: Mara Lindqvist\ndate: 2026-01-02\nlocale: en_US\nentities:\n  - category: pokerGuides\n    subcategories:\n      - subcategory: ${subcategory}\n---\n\nIntro.\n\n## One\n\nText.\n`;
+    await world.fixture.cleanup();
+    world.fixture = await makeFixture({
+      articles: {
+        'en_US/a-aces.md': source('a-aces', 'beginnerPokerTips'),
+        'en_US/b-etiquette.md': source('b-etiquette', 'livePokerEtiquette'),
+        'en_US/c-tells.md': source('c-tells', 'livePokerEtiquette'),
+      },
+    });
+    const result = (await generate(libraryOptions(world, { count: 1, dryRun: true, category: 'pokerGuides' }).opts)) as DryRunResult;
+    // "other" holds two articles, beginnerPokerTips one: the slot goes to the subcategory with fewer.
+    expect(result.coverage.filter((row) => row.category === 'pokerGuides').map((row) => [row.subcategory, row.articles.en_US])).toEqual([
+      ['beginnerPokerTips', 1],
+      ['other', 2],
+    ]);
+    expect(places(result.plan)).toEqual(['pokerGuides/beginnerPokerTips']);
+  });
+
   it('--dry-run prints the coverage table: category × subcategory × locale, and this run', async () => {
     await generate(libraryOptions(world, { count: 2, date: '2026-04-01' }).opts);
     const calls = world.llm.log.length;
