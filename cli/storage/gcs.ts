@@ -112,7 +112,7 @@ class GcsBucket implements Bucket {
       // With a fields mask the library hands back each item's resource as it came instead of building a File
       // (and its ACL helpers) per object: a third of a 100,000-object listing's time went there. GCS then also
       // sends only the fields toInfo() reads.
-      const [items, next] = await guard(this.location, () =>
+      const [items, next, page] = await guard(this.location, () =>
         bucket.getFiles({
           prefix,
           autoPaginate: false,
@@ -123,6 +123,9 @@ class GcsBucket implements Bucket {
           ...(range.before !== undefined ? { endOffset: range.before } : {}),
         }),
       );
+      // A page that is not the JSON API's (a proxy's or captive portal's HTML, sent with 200) comes back as no items
+      // and no next page: taken as the end, it cut the listing short, and a --delete deleted what was past the cut.
+      if (!isListingPage(page)) throw notAListing(this.location, prefix, page);
       for (const item of items as unknown as FileMetadata[]) infos.push(toInfo(item));
       pageToken = (next as { pageToken?: string } | null)?.pageToken;
     } while (pageToken);
@@ -212,6 +215,25 @@ class GcsBucket implements Bucket {
       (await this.file(name)).delete(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }),
     );
   }
+}
+
+/** The JSON API's answer to a listing: an object, its `items` (absent when empty, or a fields mask's only field) a list of objects with a name. */
+function isListingPage(page: unknown): boolean {
+  if (!page || typeof page !== 'object' || Array.isArray(page)) return false;
+  const items = (page as { items?: unknown }).items;
+  return items === undefined || (Array.isArray(items) && items.every((item) => Boolean(item) && typeof (item as { name?: unknown }).name === 'string'));
+}
+
+function notAListing(location: string, prefix: string, page: unknown): FeltError {
+  const got =
+    typeof page === 'string' ? `${JSON.stringify(page.slice(0, 60))}${page.length > 60 ? '…' : ''}` : `a ${Array.isArray(page) ? 'list' : typeof page}`;
+  return new FeltError(
+    'STORAGE_FAILED',
+    `${location}: a page of the listing of "${prefix}" is not a storage answer (got ${redactSecrets(got)}); nothing was changed`,
+    {
+      hint: 'a proxy or captive portal between felt and the storage answered instead: check the network (and --storage-endpoint), then run the same command again',
+    },
+  );
 }
 
 function toInfo(metadata: FileMetadata): ObjectInfo {

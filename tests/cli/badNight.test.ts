@@ -263,6 +263,47 @@ describe('gcs: deploy retries and reports', () => {
   }, 30_000);
 });
 
+describe('gcs: a listing cut short', () => {
+  const felt = (...args: string[]) => {
+    process.exitCode = undefined;
+    return main(['node', 'felt', ...args, '--storage', 'gcs', '--storage-endpoint', gcs.url, '--content', fixture.contentDir]);
+  };
+
+  it("pull --delete and publish --delete stop when a listing's next page is a proxy's HTML, and delete nothing", async () => {
+    // 1,001 articles: a listing of two pages (1,000 a page). A page answered 200 with HTML has no items and no next
+    // page, which read as the listing's end: the one article on the second page was deleted everywhere.
+    const slugs = Array.from({ length: 1001 }, (_, i) => `article-${String(i).padStart(4, '0')}`);
+    for (const bucket of ['felt-test-dev', 'felt-test']) {
+      gcs.put(bucket, '.keep', '');
+      for (const slug of slugs) gcs.put(bucket, `articles/en_US/${slug}.md`, articleSource(slug, `Title ${slug}`), { contentType: MD });
+    }
+    expect(await felt('pull', '--locale', 'en_US')).toBe(EXIT.ok);
+    const folder = path.join(fixture.contentDir, 'articles', 'en_US');
+    const pulled = (await readdir(folder)).filter((name) => name.endsWith('.md'));
+    expect(pulled).toHaveLength(slugs.length);
+
+    const proxyPage = '<html><body>Proxy: your session has expired</body></html>';
+    for (const command of [
+      ['pull', '--locale', 'en_US', '--delete'],
+      ['publish', '--all', '--yes', '--delete'],
+    ]) {
+      printed = [];
+      gcs.faults.push({ kind: 'object.list', status: 200, times: 1, body: proxyPage, withQuery: 'pageToken' });
+      expect(await felt(...command), command.join(' ')).toBe(EXIT.failed);
+      expect(lines().filter((line) => line.startsWith('felt:'))).toEqual([
+        expect.stringMatching(
+          /^felt: gs:\/\/felt-test(-dev)?: a page of the listing of "articles\/en_US\/" is not a storage answer \(got "<html><body>Proxy: your session has expired.*"\); nothing was changed\. a proxy or captive portal/,
+        ),
+      ]);
+      expect(gcs.faults[0]!.times).toBe(0);
+      gcs.faults.length = 0;
+    }
+    expect((await readdir(folder)).filter((name) => name.endsWith('.md'))).toHaveLength(slugs.length);
+    expect([...gcs.buckets.get('felt-test')!.keys()].filter((name) => name.startsWith('articles/'))).toHaveLength(slugs.length);
+    expect(gcs.log.filter((r) => r.kind === 'object.delete')).toEqual([]);
+  }, 60_000);
+});
+
 describe('gcs: publish in link order (issue 14)', () => {
   it('uploads new articles, then changed ones, and deletes only after every upload', async () => {
     const choice: StorageChoice = { storage: 'gcs', apiEndpoint: gcs.url };

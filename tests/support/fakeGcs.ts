@@ -67,6 +67,10 @@ export interface InjectedFault {
   times: number;
   name?: string;
   headers?: Record<string, string>;
+  /** Sent as it is (text/html) instead of the JSON error: a proxy's or captive portal's page. */
+  body?: string;
+  /** Only requests with this query parameter (a listing's `pageToken`: its second page on). */
+  withQuery?: string;
 }
 
 export interface FakeGcs {
@@ -169,9 +173,18 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     await fake.beforeAnswer?.(entry);
     /** Answers an injected fault for this request, if one matches; true when it did. */
     const injected = (name?: string): boolean => {
-      const fault = faults.find((f) => f.times > 0 && f.kind === entry.kind && (f.name === undefined || f.name === name));
+      const fault = faults.find(
+        (f) =>
+          f.times > 0 && f.kind === entry.kind && (f.name === undefined || f.name === name) && (f.withQuery === undefined || query[f.withQuery] !== undefined),
+      );
       if (!fault) return false;
       fault.times--;
+      if (fault.body !== undefined) {
+        res.writeHead(fault.status, { 'content-type': 'text/html', ...fault.headers });
+        entry.bytesOut = Buffer.byteLength(fault.body);
+        res.end(fault.body);
+        return true;
+      }
       send(
         fault.status,
         { error: { code: fault.status, message: `injected ${fault.status}`, errors: [{ message: `injected ${fault.status}` }] } },
@@ -267,6 +280,7 @@ export async function startFakeGcs(): Promise<FakeGcs> {
     if (!bucket) return fail(404, 'The specified bucket does not exist.');
     if (parts.length === 3 && parts[2] === 'o' && req.method === 'GET') {
       entry.kind = 'object.list';
+      if (injected()) return;
       const listing = listObjects(bucketName, bucket, query, resource);
       // GCS sends only the fields a `fields` mask names: the bytes a listing moves, and what the client parses.
       return send(200, query.fields ? selectFields(listing, query.fields) : listing);
