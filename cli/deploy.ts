@@ -40,7 +40,7 @@ import { FeltError } from '../shared/errors.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { LocalChecksums, type FileStamp } from './localChecksums.ts';
-import { bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { bucketName, openStorage, removeLeftoversIn, type StorageChoice } from './storage/index.ts';
 import { isNotFound } from './storage/errors.ts';
 import { compareNames, listInRanges, nameRanges } from './storage/nameRanges.ts';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './storage/retry.ts';
@@ -251,6 +251,8 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   }
   if (deleteRefusal && !options.yes) throw deleteRefusal;
   if (!exists) await bucket.create();
+  // A killed deploy's half-written files (a folder bucket's temporaries) are where this one writes again.
+  else await removeLeftoversIn(bucket, result.upload.map((name) => name.slice(0, name.lastIndexOf('/') + 1)), (line) => reporter.note(line));
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
   const limit = pLimit(8);
   const order = await uploadOrder(result.upload, local, remote, project.settings.url);

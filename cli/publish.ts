@@ -29,14 +29,14 @@ import type { ContentLocale } from '../shared/types.ts';
 import { loadProject, type Project } from './project.ts';
 import { createReporter, plural, type Progress, type Reporter } from './report.ts';
 import { md5Base64 } from './storage/checksum.ts';
-import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
+import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, removeLeftoversIn, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 import { readWithin } from './storage/errors.ts';
 import { compareNames } from './storage/nameRanges.ts';
 import { checkLocales } from './pull.ts';
 import { articleObjectProblems, describeProblems } from './articleCheck.ts';
-import { readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
+import { PUBLISH_RECORD, readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
 import { isPng, pictureSlugOf } from './generate/images.ts';
 
 export interface PublishOptions {
@@ -120,6 +120,9 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const uploadPhases = [byState('new'), byState('changed')];
   const deletions = byState('delete');
   const todo = byState('new').length + byState('changed').length + deletions.length;
+  // What a killed publish left half-written in production (a folder bucket's temporaries): a rerun clears it.
+  if (!options.dryRun && (await prod.exists()))
+    await removeLeftoversIn(prod, [...locales.flatMap((l) => [`articles/${l}/`, `images/${l}/`]), PUBLISH_RECORD], (line) => reporter.note(line));
   if (!todo || options.dryRun) return result;
   if (!options.yes) {
     const question = `Write ${plural(todo, 'article')} to production ${prod.location}? [y/N] `;

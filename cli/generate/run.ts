@@ -16,7 +16,7 @@ import { FeltError } from '../../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../../shared/types.ts';
 import { loadProject, type Project } from '../project.ts';
 import { createReporter, plural, type Reporter } from '../report.ts';
-import { bucketName, openStorage, type StorageChoice } from '../storage/index.ts';
+import { bucketName, openStorage, removeLeftoversIn, type StorageChoice } from '../storage/index.ts';
 import type { Bucket } from '../storage/types.ts';
 import { readRecords } from './batchRecords.ts';
 import { CircuitBreaker, DEFAULT_BREAKER_LIMIT } from './breaker.ts';
@@ -123,7 +123,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
   let bucket: Bucket | undefined;
   const prepared = await prepare(options, async (project) => (bucket = await devBucket(project, options.storage)));
   const { project, plan, existing } = prepared;
-  for (const name of (await bucket!.removeLeftovers?.(`articles/${plan.locale}/`)) ?? []) reporter.note(`removed ${name}, left by a killed run`);
+  await removeLeftoversIn(bucket!, [`articles/${plan.locale}/`], (line) => reporter.note(line));
   const missing = plan.slots.filter((slot) => !existing.done.has(slot.index));
   await refusePendingBatch(bucket!, plan, missing, reporter);
   reporter.note(

@@ -10,7 +10,7 @@ import { SLUG_PATTERN } from '../../shared/names.ts';
 import type { Project } from '../project.ts';
 import { GcsStorage } from './gcs.ts';
 import { LocalStorage } from './local.ts';
-import { STORAGE_KINDS, type Storage, type StorageKind } from './types.ts';
+import { STORAGE_KINDS, type Bucket, type Storage, type StorageKind } from './types.ts';
 
 export interface StorageChoice {
   storage?: string;
@@ -76,3 +76,12 @@ export function articleSlugOf(name: string, locale: string): string | undefined 
 export const NOT_AN_ARTICLE_NAME = 'not an article name (articles/{locale}/{slug}.md with a lowercase kebab-case slug)';
 
 export const ARTICLE_CONTENT_TYPE = 'text/markdown; charset=utf-8';
+
+/**
+ * Removes what killed writers left in these folders of a folder bucket (Bucket.removeLeftovers; GCS has none: an
+ * upload there is whole or absent), with a note for each: a rerun of the command that was killed cleans up after it.
+ */
+export async function removeLeftoversIn(bucket: Bucket, folders: Iterable<string>, note: (line: string) => void): Promise<void> {
+  if (!bucket.removeLeftovers) return;
+  for (const folder of new Set(folders)) for (const name of await bucket.removeLeftovers(folder)) note(`removed ${name} in ${bucket.location}, left by a killed run`);
+}

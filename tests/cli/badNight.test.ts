@@ -263,6 +263,50 @@ describe('gcs: deploy retries and reports', () => {
   }, 30_000);
 });
 
+describe('local backend: what a killed publish or deploy leaves', () => {
+  const felt = (...args: string[]) => {
+    process.exitCode = undefined;
+    return main(['node', 'felt', ...args, '--storage', 'local', '--content', fixture.contentDir]);
+  };
+  // A process id no machine runs (above the kernel's maximum), as a writer killed mid-write leaves its temporary.
+  const leftover = (name: string) => `.felt-tmp-99999999-0a1b2c3d4e5f-${name}.tmp`;
+  const temporaries = async (folder: string) => (await readdir(folder)).filter((name) => name.startsWith('.felt-tmp-'));
+
+  it('is removed by the next publish and the next deploy, each with a line', async () => {
+    const dev = openStorage(await loadProject(fixture.contentDir), { storage: 'local' }).bucket('felt-test-dev');
+    await dev.create();
+    await dev.write('articles/en_US/alpha.md', Buffer.from(articleSource('alpha', 'Alpha')), { contentType: MD });
+    expect(await felt('publish', '--all', '--yes')).toBe(EXIT.ok);
+    const prodFolder = path.join(fixture.root, '.buckets', 'felt-test', 'articles', 'en_US');
+    await writeFile(path.join(prodFolder, leftover('beta.md')), 'half an article');
+    await dev.write('articles/en_US/beta.md', Buffer.from(articleSource('beta', 'Beta')), { contentType: MD });
+    printed = [];
+    expect(await felt('publish', '--all', '--yes')).toBe(EXIT.ok);
+    expect(await temporaries(prodFolder)).toEqual([]);
+    expect(lines()).toContainEqual(
+      expect.stringMatching(/^removed articles\/en_US\/\.felt-tmp-99999999-0a1b2c3d4e5f-beta\.md\.tmp in \S+felt-test, left by a killed run$/),
+    );
+
+    const dist = path.join(fixture.root, 'dist');
+    await mkdir(path.join(dist, 'articles', 'alpha'), { recursive: true });
+    await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Home</title>');
+    await writeFile(path.join(dist, 'articles', 'alpha', 'index.html'), '<!doctype html><title>Alpha</title>');
+    expect(await felt('deploy', '--bucket', 'felt-site')).toBe(EXIT.failed);
+    printed = [];
+    expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist)).toBe(EXIT.ok);
+    const hosted = path.join(fixture.root, '.buckets', 'felt-site', 'articles', 'alpha');
+    await writeFile(path.join(hosted, leftover('index.html')), '<!doctype html><title>Al');
+    await writeFile(path.join(dist, 'articles', 'alpha', 'index.html'), '<!doctype html><title>Alpha, again</title>');
+    printed = [];
+    expect(await felt('deploy', '--bucket', 'felt-site', '--dist', dist)).toBe(EXIT.ok);
+    expect(await temporaries(hosted)).toEqual([]);
+    expect(lines()).toContainEqual(
+      expect.stringMatching(/^removed articles\/alpha\/\.felt-tmp-99999999-0a1b2c3d4e5f-index\.html\.tmp in \S+felt-site, left by a killed run$/),
+    );
+    expect(await readFile(path.join(hosted, 'index.html'), 'utf8')).toBe('<!doctype html><title>Alpha, again</title>');
+  });
+});
+
 describe('gcs: a listing cut short', () => {
   const felt = (...args: string[]) => {
     process.exitCode = undefined;

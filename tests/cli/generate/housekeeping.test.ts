@@ -50,8 +50,8 @@ describe('leftovers of killed runs', () => {
     await generate(opts);
     expect((await readdir(folder)).filter((n) => n.startsWith('.felt-tmp-'))).toEqual([]);
     expect((await readdir(metaFolder)).sort()).toEqual((await bucketFiles(world)).map((n) => `${n}.json`));
-    expect(streams.err()).toContain('removed articles/en_US/.felt-tmp-99999999-0a1b2c3d4e5f-killed.md.tmp, left by a killed run');
-    expect(streams.err()).toContain('removed .meta/articles/en_US/killed.md.json, left by a killed run');
+    expect(streams.err()).toMatch(/removed articles\/en_US\/\.felt-tmp-99999999-0a1b2c3d4e5f-killed\.md\.tmp in \S+felt-test-dev, left by a killed run/);
+    expect(streams.err()).toMatch(/removed \.meta\/articles\/en_US\/killed\.md\.json in \S+felt-test-dev, left by a killed run/);
   });
 });
 
