@@ -252,7 +252,12 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   if (deleteRefusal && !options.yes) throw deleteRefusal;
   if (!exists) await bucket.create();
   // A killed deploy's half-written files (a folder bucket's temporaries) are where this one writes again.
-  else await removeLeftoversIn(bucket, result.upload.map((name) => name.slice(0, name.lastIndexOf('/') + 1)), (line) => reporter.note(line));
+  else
+    await removeLeftoversIn(
+      bucket,
+      result.upload.map((name) => name.slice(0, name.lastIndexOf('/') + 1)),
+      (line) => reporter.note(line),
+    );
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);
   const limit = pLimit(8);
   const order = await uploadOrder(result.upload, local, remote, project.settings.url);

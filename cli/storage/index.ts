@@ -83,5 +83,6 @@ export const ARTICLE_CONTENT_TYPE = 'text/markdown; charset=utf-8';
  */
 export async function removeLeftoversIn(bucket: Bucket, folders: Iterable<string>, note: (line: string) => void): Promise<void> {
   if (!bucket.removeLeftovers) return;
-  for (const folder of new Set(folders)) for (const name of await bucket.removeLeftovers(folder)) note(`removed ${name} in ${bucket.location}, left by a killed run`);
+  for (const folder of new Set(folders))
+    for (const name of await bucket.removeLeftovers(folder)) note(`removed ${name} in ${bucket.location}, left by a killed run`);
 }
