@@ -9,6 +9,7 @@ import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { CACHE_FOLDER, CLIENT_DIR, FELT_ROOT } from '../../shared/paths.ts';
 import { FeltError } from '../../shared/errors.ts';
 import { escapeHtml } from '../render/document.ts';
+import { CONTENT_SECURITY_POLICY_META } from '../render/securityPolicy.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
 
 export interface OfflinePage {
@@ -26,7 +27,7 @@ export interface OfflinePage {
 /** What a visitor sees offline on a page the worker never kept: the site's header band and its error-page layout. */
 export function offlineHtml(offline: OfflinePage): string {
   const e = escapeHtml;
-  return `<!doctype html><html lang="${e(offline.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(offline.heading)} | ${e(offline.site)}</title><link rel="stylesheet" href="${e(offline.stylesheet)}"></head><body><header class="site-header"><div class="header-bar"><a class="logo" href="/"><span class="logo-title">${e(offline.site)}</span></a></div></header><main id="main" class="main"><div class="error-page"><h1>${e(offline.heading)}</h1><p>${e(offline.message)}</p><p class="error-actions"><a class="button" href="/">${e(offline.home)}</a></p></div></main></body></html>`;
+  return `<!doctype html><html lang="${e(offline.lang)}"><head><meta charset="utf-8">${CONTENT_SECURITY_POLICY_META}<meta name="viewport" content="width=device-width, initial-scale=1"><title>${e(offline.heading)} | ${e(offline.site)}</title><link rel="stylesheet" href="${e(offline.stylesheet)}"></head><body><header class="site-header"><div class="header-bar"><a class="logo" href="/"><span class="logo-title">${e(offline.site)}</span></a></div></header><main id="main" class="main"><div class="error-page"><h1>${e(offline.heading)}</h1><p>${e(offline.message)}</p><p class="error-actions"><a class="button" href="/">${e(offline.home)}</a></p></div></main></body></html>`;
 }
 
 const WORKER_ENTRY = path.join(CLIENT_DIR, 'sw', 'sw.ts');

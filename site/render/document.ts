@@ -9,6 +9,7 @@ import type { Shell } from './renderPage.tsx';
 import { absoluteUrl, jsonLdFor, safeJsonForScript } from './seo.ts';
 import { urls } from '../model/urls.ts';
 import { COVER_HEIGHT, COVER_WIDTH } from '../pictures/coverSizes.ts';
+import { CONTENT_SECURITY_POLICY_META } from './securityPolicy.ts';
 
 export interface DocumentAssets {
   css: string;
@@ -98,6 +99,7 @@ export function renderDocument(input: DocumentInput): string {
 <html lang="${input.lang}">
 <head>
 <meta charset="utf-8">
+${CONTENT_SECURITY_POLICY_META}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="#0d5c3f">
 ${assets.build ? `<meta name="felt-build" content="${escapeHtml(assets.build)}">\n` : ''}<link rel="icon" href="/favicon.ico" sizes="32x32">

@@ -6,6 +6,7 @@
  */
 import type { SiteModel } from '../model/siteModel.ts';
 import { escapeHtml } from './document.ts';
+import { CONTENT_SECURITY_POLICY_META } from './securityPolicy.ts';
 
 export function plainPage(model: SiteModel, title: string, head: string, main: string, css: string): string {
   return [
@@ -13,6 +14,7 @@ export function plainPage(model: SiteModel, title: string, head: string, main: s
     `<html lang="${escapeHtml(model.translator.lang)}">`,
     '<head>',
     '<meta charset="utf-8">',
+    CONTENT_SECURITY_POLICY_META,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
     head,

@@ -1,6 +1,7 @@
 /** Content types, caching and security headers of `felt serve` and `felt deploy`. */
 import path from 'node:path';
 import mime from 'mime-types';
+import { CONTENT_SECURITY_POLICY } from '../render/securityPolicy.ts';
 
 /**
  * Where felt answers differently from the common table (mime-types, from
@@ -26,22 +27,6 @@ export function cacheControlFor(relative: string): string {
   if (file.endsWith('.html') || file.startsWith('page-data/') || file.startsWith('slice-data/')) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';
 }
-
-/** Only the site's own scripts run: no inline script, no eval, no third-party origin. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "manifest-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,

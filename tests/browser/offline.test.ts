@@ -51,7 +51,12 @@ async function followToArticleUnderWorker(context: BrowserContext, url: string):
  * `redirectFolders`: answer /articles/x with a 301 to /articles/x/, as a Cloud Storage bucket does; `asked`: each
  * request's method and path, in the order they came.
  */
-async function frontOf(siteUrl: string, redirectFolders: boolean, asked?: string[]): Promise<{ url: string; close: () => Promise<void> }> {
+async function frontOf(
+  siteUrl: string,
+  redirectFolders: boolean,
+  asked?: string[],
+  host: { redirects?: Record<string, string>; sendsNoPolicy?: boolean } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const front = createServer((request, response) => {
     const address = new URL(request.url ?? '/', 'http://front');
     asked?.push(`${request.method} ${address.pathname}`);
@@ -59,7 +64,11 @@ async function frontOf(siteUrl: string, redirectFolders: boolean, asked?: string
       response.writeHead(301, { Location: `${address.pathname}/${address.search}` }).end();
       return;
     }
+    const redirect = host.redirects?.[address.pathname];
+    if (redirect) return void response.writeHead(302, { Location: redirect }).end();
     const upstream = httpRequest(`${siteUrl}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+      // A host that sends none of the site's headers (a Cloud Storage bucket): the pages' own <meta> policy is all.
+      if (host.sendsNoPolicy) delete answer.headers['content-security-policy'];
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(response);
     });
@@ -232,6 +241,64 @@ describe('service worker', () => {
       await page.close();
     } finally {
       await close();
+      await browser.close();
+    }
+  });
+
+  it("keeps no other site's answer that a redirect led to, on a host that sends no policy; Back to a //host address asks no other host", async () => {
+    // Another origin that lets everyone read it (Access-Control-Allow-Origin: *), reached by a redirect of this site's
+    // (a retraction's --redirect, a host's rule): kept under this site's address and replayed offline, its markup ran
+    // as this site.
+    const elsewhere: string[] = [];
+    const other = createServer((request, response) => {
+      elsewhere.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'Content-Type': 'text/html', 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*' });
+      response.end('<main id="main">elsewhere<img src="x" onerror="window.__elsewhere = 1"></main>');
+    });
+    const otherSite = await listenOnLoopback(other);
+    const otherUrl = `http://127.0.0.1:${otherSite.port}`;
+    const { url, close } = await frontOf(site.url, false, undefined, {
+      sendsNoPolicy: true,
+      redirects: { '/articles/gone': `${otherUrl}/page.html`, '/assets/gone-AAAAAAAA.css': `${otherUrl}/style.css` },
+    });
+    const browser = await launchChromium();
+    try {
+      const page = await homeUnderWorker(browser.context, url);
+      expect(await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content'))).toContain(
+        "script-src 'self'",
+      );
+      // What a page sends its worker to keep (the addresses it loaded and prefetched), and a hashed asset fetched through it.
+      await page.evaluate(() => navigator.serviceWorker.controller!.postMessage({ type: 'felt-cache', urls: ['/articles/gone'] }));
+      await page.evaluate(() => fetch('/assets/gone-AAAAAAAA.css').catch(() => undefined));
+      await until(() => elsewhere.length >= 2, 'the other site asked for both');
+      await page.waitForTimeout(500);
+      const kept = await page.evaluate(async () => {
+        const cache = await caches.open((await caches.keys())[0]!);
+        return (await cache.keys()).map((request) => new URL(request.url).pathname).filter((path) => path.includes('gone') || path.endsWith('.html'));
+      });
+      expect(kept).toEqual([]);
+
+      // An address whose path is //host/x, loaded in full (the site's 404), then a page reached by the router, then
+      // Back: the router never fetches it itself, where its HEAD would go to that host.
+      elsewhere.length = 0;
+      const hostPath = `//127.0.0.1:${otherSite.port}/tracker`;
+      await page.goto(url + hostPath);
+      await waitForRuntime(page);
+      await page.evaluate(() => {
+        const link = Object.assign(document.createElement('a'), { href: '/authors', textContent: 'authors' });
+        document.getElementById('main')!.append(link);
+        link.click();
+      });
+      await page.waitForFunction(() => document.getElementById('main')?.dataset.kind === 'authors');
+      await page.goBack();
+      await page.waitForFunction((wanted) => location.pathname === wanted && document.getElementById('main')?.dataset.kind === 'notFound', hostPath);
+      await page.waitForTimeout(500);
+      expect(elsewhere).toEqual([]);
+      expect(await page.evaluate(() => (window as { __elsewhere?: number }).__elsewhere)).toBeUndefined();
+      await page.close();
+    } finally {
+      await close();
+      await otherSite.close();
       await browser.close();
     }
   });

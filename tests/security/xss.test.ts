@@ -140,6 +140,7 @@ describe('script injection corpus', () => {
     const stripped = await visitAll(withoutCsp.url, ['/control-page.html'], true);
     expect(executed()).toEqual([expect.stringContaining('executed vector -1')]);
     expect(stripped.problems).toEqual([
+      expect.stringContaining("the page does not open with the site's Content-Security-Policy <meta>"),
       expect.stringContaining('handler onerror'),
       expect.stringContaining('href with javascript:'),
       expect.stringContaining('SVG image: <img src="/images/covers/a/b/c-1.svg" alt="">'),

@@ -37,8 +37,12 @@ const ERROR_DOCUMENTS: Record<string, string> = Object.fromEntries(Object.values
 
 /** The address of a page's HTML document on this site: the page's own path, but for the error pages. */
 export function documentUrl(path: string): string {
-  // Joined to the origin, not resolved against it: whatever the path holds, the address stays on this site.
-  return `${location.origin}/${(ERROR_DOCUMENTS[path] ?? path).replace(/^\/+/, '')}`;
+  return onThisSite(ERROR_DOCUMENTS[path] ?? path);
+}
+
+/** The path's address on this site: joined to the origin, not resolved against it ("//host/x" would name a host). */
+export function onThisSite(path: string): string {
+  return `${location.origin}/${path.replace(/^\/+/, '')}`;
 }
 
 /** The path part that names a page: no trailing slash except for the home page. */

@@ -14,7 +14,7 @@
  */
 import { ERROR_PAGES } from '../../../shared/errorPages.ts';
 import { headTagsOf } from './head.ts';
-import { documentUrl, pageDataUrl } from './links.ts';
+import { documentUrl, onThisSite, pageDataUrl } from './links.ts';
 
 export interface PageData {
   componentChunkName: string;
@@ -140,7 +140,8 @@ function pageParts(html: string): PageParts | undefined {
 
 /** Whether the page itself exists, though its data does not: HEAD to the path. */
 async function pageExists(path: string): Promise<boolean | undefined> {
-  const response = await fetch(path, { method: 'HEAD', credentials: 'same-origin', cache: 'no-store' }).catch(() => undefined);
+  // On this site whatever the path holds: fetched as it is, "//host/x" asked another host.
+  const response = await fetch(onThisSite(path), { method: 'HEAD', credentials: 'same-origin', cache: 'no-store' }).catch(() => undefined);
   if (!response) return undefined;
   return response.status !== 404;
 }

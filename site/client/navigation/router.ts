@@ -11,7 +11,7 @@ import { ChunkLoadError, MissingChunkError, loadChunk } from '../runtime/chunks.
 import { rememberPage } from '../runtime/serviceWorker.ts';
 import { deployedBuild, shouldReloadFor } from './buildHash.ts';
 import { swapHead } from './head.ts';
-import { pagePath, pageUrlOf } from './links.ts';
+import { pagePath, pageUrl, pageUrlOf } from './links.ts';
 import { announcedName, Notices } from './notices.ts';
 import type { LoadedPage, PageLoader } from './pageData.ts';
 import { followedLink, refocusFollowed, rememberFollowed, type FollowedLink } from './returnFocus.ts';
@@ -61,7 +61,10 @@ export class Router {
   }
 
   private onPop(): void {
-    const url = new URL(location.href);
+    // Back to an entry the browser loaded itself (an address the router does not take, "//host/x" among them): loaded
+    // again as it was, never fetched as page data, whose paths would name another host.
+    const url = pageUrl(location.href);
+    if (!url) return location.reload();
     this.scroll.popped();
     if (pagePath(url) === this.current && url.search === this.currentSearch) return; // only the fragment changed
     void this.navigate(url, 'pop');

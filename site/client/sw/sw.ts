@@ -114,11 +114,23 @@ async function keep(urls: string[]): Promise<void> {
  * so that offline it asks for /articles/x/ where the router had fetched /articles/x.
  */
 async function store(cache: Cache, request: RequestInfo, response: Response): Promise<void> {
+  // Only this site's own answers. A redirect to another origin (a retraction's or a host's redirect rule) ends in
+  // that site's page; kept under this site's address and replayed offline, its markup ran with this origin, and a
+  // new Response() below would have dropped the mark that it came from elsewhere.
+  if (response.type !== 'basic' || !isOwnAddress(response.url)) return;
   if (!response.redirected) return cache.put(request, response);
-  const landed = new URL(response.url);
   const plain = (body: Response) => new Response(body.body, { status: body.status, statusText: body.statusText, headers: body.headers });
-  if (landed.origin === worker.location.origin) await cache.put(landed.href, plain(response.clone()));
+  await cache.put(response.url, plain(response.clone()));
   await cache.put(request, plain(response));
+}
+
+/** An answer's address on this site's origin (an empty one, as a Response made here has, is not). */
+function isOwnAddress(address: string): boolean {
+  try {
+    return new URL(address).origin === worker.location.origin;
+  } catch {
+    return false;
+  }
 }
 
 /** The same page's address with the slash at its end the other way round: /authors/ for /authors, and back. */

@@ -5,6 +5,7 @@
  * element), so a vector that needs a click or a hover is caught too.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { META_CONTENT_SECURITY_POLICY } from '../../../site/render/securityPolicy.ts';
 import { TRAP } from '../../fixtures/security/xssVectors.ts';
 
 export interface Hit {
@@ -50,8 +51,13 @@ export function watchDialogs(page: Page, hits: Hit[]): void {
  * a page of this site never contains.
  */
 export function auditDom(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.evaluate((sitePolicy) => {
     const problems: string[] = [];
+    // The site's own policy, the one <meta http-equiv> a page has: the first of its head's after the charset.
+    const ownPolicy = document.head.querySelector(':scope > meta[charset] + meta[http-equiv]');
+    // (An answer that is not HTML, the server's "Bad Request" text among them, has no head of the site's to check.)
+    const policyMissing = ownPolicy?.getAttribute('http-equiv') !== 'Content-Security-Policy' || ownPolicy.getAttribute('content') !== sitePolicy;
+    if (document.contentType === 'text/html' && policyMissing) problems.push("the page does not open with the site's Content-Security-Policy <meta>");
     const FORBIDDEN = new Set([
       'iframe',
       'frame',
@@ -151,7 +157,7 @@ export function auditDom(page: Page): Promise<string[]> {
         }
         problems.push(`script: ${describe(el)}`);
       }
-      if (tag === 'meta' && el.hasAttribute('http-equiv')) problems.push(`meta http-equiv: ${describe(el)}`);
+      if (tag === 'meta' && el.hasAttribute('http-equiv') && el !== ownPolicy) problems.push(`meta http-equiv: ${describe(el)}`);
       if (
         tag === 'link' &&
         !String(el.getAttribute('rel'))
@@ -182,5 +188,5 @@ export function auditDom(page: Page): Promise<string[]> {
       }
     }
     return problems;
-  });
+  }, META_CONTENT_SECURITY_POLICY);
 }
