@@ -15,7 +15,7 @@ import { mark } from './timings.ts';
 import { STATIC_DIR, cacheFolderOf } from '../../shared/paths.ts';
 import { ContentError } from '../../shared/errors.ts';
 import type { ContentLocale, SiteContent, UiLocale } from '../../shared/types.ts';
-import type { SiteContextValue } from '../components/SiteContext.tsx';
+import { siteContextOf, type SiteContextValue } from '../components/SiteContext.tsx';
 import { loadContent } from '../content/loadContent.ts';
 import { articleCacheFile } from '../content/articleCache.ts';
 import { countOrigins, overlayDevArticles } from '../content/devOverlay.ts';
@@ -210,8 +210,7 @@ function draftsOf(model: SiteModel): NonNullable<BuildResult['drafts']> {
 }
 
 function siteContext(model: SiteModel): SiteContextValue {
-  const { t, pick, formatDate } = model.translator;
-  return { t, pick, formatDate, settings: model.content.settings, categories: model.content.categories };
+  return siteContextOf(model.translator, model.content.settings, model.content.categories, model.locale);
 }
 
 /**

@@ -27,7 +27,7 @@ export function ArticleCard({
   /** Lazy below the fold; the first card a page shows loads at once. */
   cover?: CoverLoading;
 }) {
-  const { t, formatDate } = useSite();
+  const { t, formatDate, contentLang } = useSite();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className={`card card-${size}`}>
@@ -38,10 +38,14 @@ export function ArticleCard({
         </a>
       )}
       {article.draft && <DraftBadge draft={article.draft} />}
-      <Heading className="card-title">
+      <Heading className="card-title" lang={contentLang}>
         <a href={urls.article(article.slug)}>{article.title}</a>
       </Heading>
-      {size !== 'compact' && <p className="card-description">{article.description}</p>}
+      {size !== 'compact' && (
+        <p className="card-description" lang={contentLang}>
+          {article.description}
+        </p>
+      )}
       <p className="card-meta">
         <a href={urls.author(article.authorSlug)}>{article.author}</a>
         <span aria-hidden="true"> · </span>

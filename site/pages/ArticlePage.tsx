@@ -1,3 +1,4 @@
+import { Prose } from '../components/Prose.tsx';
 import { ArticleGrid, DraftBadge } from '../components/ArticleCard.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { useSite } from '../components/SiteContext.tsx';
@@ -8,7 +9,7 @@ import { urls } from '../model/urls.ts';
 import type { ArticleProps } from './types.ts';
 
 export function ArticlePage(props: ArticleProps & { body: string }) {
-  const { t, formatDate } = useSite();
+  const { t, formatDate, contentLang } = useSite();
   const body = renderMarkdown(props.body);
   return (
     <article className="article">
@@ -19,8 +20,12 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
             <DraftBadge draft={props.draft} />
           </p>
         )}
-        <h1 className="article-title">{props.title}</h1>
-        <p className="article-standfirst">{props.description}</p>
+        <h1 className="article-title" lang={contentLang}>
+          {props.title}
+        </h1>
+        <p className="article-standfirst" lang={contentLang}>
+          {props.description}
+        </p>
         <p className="article-meta">
           {t('article.by')}{' '}
           <a rel="author" href={urls.author(props.author.slug)}>
@@ -73,7 +78,7 @@ export function ArticlePage(props: ArticleProps & { body: string }) {
             </ol>
           </nav>
         )}
-        <div className="article-body prose" dangerouslySetInnerHTML={{ __html: body.html }} />
+        <Prose className="article-body prose" html={body.html} lang={contentLang} />
       </div>
       {props.tags.length > 0 && (
         <section className="tags" aria-labelledby="tags-heading">

@@ -1,3 +1,4 @@
+import { Prose } from '../components/Prose.tsx';
 import { Breadcrumbs } from '../components/Breadcrumbs.tsx';
 import { useSite } from '../components/SiteContext.tsx';
 import { TopicCount } from '../components/TopicCount.tsx';
@@ -11,7 +12,7 @@ export function InfoPage({ title, body, trail }: InfoProps) {
       <Breadcrumbs trail={trail} />
       <article className="info-page">
         <h1>{title}</h1>
-        <div className="prose" dangerouslySetInnerHTML={{ __html: renderMarkdown(body).html }} />
+        <Prose className="prose" html={renderMarkdown(body).html} />
       </article>
     </>
   );

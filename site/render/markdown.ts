@@ -45,8 +45,11 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 // Images in LLM text would load from anywhere: show their alt text instead.
 md.renderer.rules.image = (tokens, idx) => md.utils.escapeHtml(tokens[idx]!.content);
 
-// Tables scroll sideways on phones instead of breaking the layout.
-md.renderer.rules.table_open = () => '<div class="table-scroll"><table>\n';
+/** The hidden label (components/Prose.tsx) that names every table's scrolling box, in the page's language. */
+export const TABLE_LABEL_ID = 'table-label';
+
+// Tables scroll sideways on phones instead of breaking the layout; the box takes focus, so a keyboard scrolls it too.
+md.renderer.rules.table_open = () => `<div class="table-scroll" tabindex="0" role="group" aria-labelledby="${TABLE_LABEL_ID}"><table>\n`;
 md.renderer.rules.table_close = () => '</table></div>\n';
 
 /**

@@ -4,8 +4,8 @@
  * runs on the main thread and in render workers.
  */
 import { createTranslator, type Messages } from '../i18n/translator.ts';
-import type { CategoryNode, SiteSettings, UiLocale } from '../../shared/types.ts';
-import type { SiteContextValue } from '../components/SiteContext.tsx';
+import type { CategoryNode, ContentLocale, SiteSettings, UiLocale } from '../../shared/types.ts';
+import { siteContextOf } from '../components/SiteContext.tsx';
 import type { PageSpec } from '../pages/types.ts';
 import { pageOutputPaths } from '../routes/pageFiles.ts';
 import { renderDocument, type DocumentAssets } from './document.ts';
@@ -21,7 +21,8 @@ export interface RenderSetup {
   assets: DocumentAssets;
   sqHash: string;
   compilationHash: string;
-  ogLocale: string;
+  /** The content locale (en_US): og:locale, and the lang of what the articles wrote. */
+  ogLocale: ContentLocale;
 }
 
 export interface OutputFile {
@@ -33,13 +34,7 @@ export type PageRenderer = (spec: PageSpec) => OutputFile[];
 
 export function createPageRenderer(setup: RenderSetup): PageRenderer {
   const translator = createTranslator(setup.ui, setup.messages, setup.fallbackMessages);
-  const site: SiteContextValue = {
-    t: translator.t,
-    pick: translator.pick,
-    formatDate: translator.formatDate,
-    settings: setup.settings,
-    categories: setup.categories,
-  };
+  const site = siteContextOf(translator, setup.settings, setup.categories, setup.ogLocale);
   const skipLabel = translator.t('skip.toContent');
   return (spec) => {
     const main = renderMain(spec, site);

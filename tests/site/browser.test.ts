@@ -55,3 +55,55 @@ describe.each([375, 1280])('at %i px', (width) => {
     await page.close();
   });
 });
+
+describe('an article with a table, on a phone', () => {
+  it.each([320, 375])('at %i px: the page stays the screen wide, the table scrolls in its box, by keyboard too, named for a screen reader', async (width) => {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width, height: 800 });
+    // The bundled articles whose tables are widest (a grid column as wide as its table pushed the page to 426-574 px).
+    for (const article of ['/articles/understanding-betting-odds', '/articles/house-edge-explained']) {
+      await page.goto(server.url + article);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), article).toBeLessThanOrEqual(width);
+      const box = page.locator('.article-body .table-scroll').first();
+      expect(await box.evaluate((element) => element.getBoundingClientRect().right)).toBeLessThanOrEqual(width);
+      expect(
+        await page
+          .locator('.article-body p')
+          .first()
+          .evaluate((element) => element.getBoundingClientRect().right),
+      ).toBeLessThanOrEqual(width);
+      // Reached with Tab (from the element before it) and scrolled with the arrow keys when it is wider than the screen.
+      await box.evaluate((element) => (element.previousElementSibling as HTMLElement | null)?.setAttribute('tabindex', '-1'));
+      await box.evaluate((element) => (element.previousElementSibling as HTMLElement | null)?.focus());
+      await page.keyboard.press('Tab');
+      expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
+      const wide = await box.evaluate((element) => element.scrollWidth > element.clientWidth);
+      await page.keyboard.press('ArrowRight');
+      if (wide) await expect.poll(() => box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      const snapshot = await box.ariaSnapshot();
+      expect(snapshot.split('\n')[0]).toBe('- group "Table (scroll sideways to see all of it)":');
+    }
+    await page.close();
+  });
+});
+
+describe('a short window (a phone held sideways, a page zoomed to 400 %)', () => {
+  it('lets the header scroll away, where a tall window keeps it on screen', async () => {
+    const page = await browser.context.newPage();
+    for (const [width, height, position] of [
+      [568, 320, 'static'],
+      [320, 256, 'static'],
+      [375, 800, 'sticky'],
+      [1280, 800, 'sticky'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(server.url + '/articles/house-edge-explained');
+      await page.mouse.wheel(0, 600);
+      await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(0);
+      const header = await page.evaluate(() => document.getElementById('site-header')!.getBoundingClientRect().bottom);
+      if (position === 'static') expect(header, `${width} × ${height}`).toBeLessThanOrEqual(0);
+      else expect(header, `${width} × ${height}`).toBeGreaterThan(0);
+    }
+    await page.close();
+  });
+});

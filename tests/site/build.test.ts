@@ -284,6 +284,21 @@ describe('building other locales', () => {
     expect(html).toMatch(/<html lang="ko-KR">/);
     expect(html).toContain(ko['footer.privacy']);
     expect(html).toContain('Start small and keep records.');
+    // What the articles wrote is marked English, so a screen reader does not read it with a Korean voice; the
+    // interface around it is Korean.
+    expect(html).toMatch(/<h1 class="article-title" lang="en-US">/);
+    expect(html).toMatch(/<p class="article-standfirst" lang="en-US">/);
+    expect(html).toMatch(/<div class="article-body prose" lang="en-US">/);
+    const home = await readFile(path.join(out, 'index.html'), 'utf8');
+    const cards = home.match(/class="card-title"/g)?.length ?? 0;
+    expect(cards).toBeGreaterThan(0);
+    expect(home.match(/class="card-title" lang="en-US"/g)?.length).toBe(cards);
+    // Without --ui the page's own lang says it all: no lang of their own.
+    const plain = path.join(await tempDir(), 'dist');
+    await buildSite({ contentDir: FIXTURE_SITE, outDir: plain, locale: 'en_US', now: NOW });
+    const plainHtml = await readFile(path.join(plain, 'articles/first-steps/index.html'), 'utf8');
+    expect(plainHtml).toMatch(/<h1 class="article-title">/);
+    expect(plainHtml).not.toMatch(/class="(card-title|card-description|article-standfirst|article-body prose)" lang=/);
   });
 });
 
