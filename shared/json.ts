@@ -37,6 +37,6 @@ export async function readJsonFile<S extends z.ZodType>(
   if (read.kind === 'refused') return undefined;
   const result = schema.safeParse(read.json.value, CONTENT_PARSE);
   if (result.success) return result.data;
-  problems.push(...issueProblems(result.error, displayPath(file), read.json.lineOf));
+  problems.push(...issueProblems(result.error, displayPath(file), read.json.lineOf, schema));
   return undefined;
 }

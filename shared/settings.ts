@@ -14,24 +14,26 @@ import { SETTINGS_FILES, settingsReading } from './settingsFiles.ts';
 import { CONTENT_LOCALES, type Author, type CategoryNode, type SiteSettings } from './types.ts';
 import { httpUrl, localized, siteUrl, slug, text } from './validation.ts';
 
-export const siteSettingsSchema = z.object({
+// Strict objects: a field felt does not know is an error naming it, not dropped without a word. A misspelt optional
+// field ("budjet") left the night without its spending cap, and `felt check` passed.
+export const siteSettingsSchema = z.strictObject({
   title: text,
   tagline: localized,
   brand: slug,
   url: siteUrl,
   email: z.string().regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, 'must be an e-mail address'),
-  social: z.object({ video: httpUrl, social: httpUrl, photo: httpUrl }),
+  social: z.strictObject({ video: httpUrl, social: httpUrl, photo: httpUrl }),
   locale: z.enum(CONTENT_LOCALES),
   localeUrls: z.partialRecord(z.enum(CONTENT_LOCALES), siteUrl).optional(),
-  home: z.object({
+  home: z.strictObject({
     moreAwesomeStuff: z.number().int().min(1).max(50),
     ourBestStories: z.number().int().min(1).max(100),
     updatedArticles: z.number().int().min(1).max(50),
     pageSize: z.number().int().min(1).max(200),
     perCategory: z.number().int().min(1).max(20),
   }),
-  sponsored: z.object({ style: z.enum(['inline', 'list', 'block']), limit: z.number().int().min(1).optional() }),
-  storage: z.object({
+  sponsored: z.strictObject({ style: z.enum(['inline', 'list', 'block']), limit: z.number().int().min(1).optional() }),
+  storage: z.strictObject({
     prefix: slug,
     // Both optional, as the README says: a new project's storage is a local folder that runs offline.
     backend: z.enum(['local', 'gcs']).default('local'),
@@ -41,10 +43,10 @@ export const siteSettingsSchema = z.object({
     /** Another GCS endpoint (an emulator); --storage-endpoint wins. */
     apiEndpoint: httpUrl.optional(),
   }),
-  proxy: z.object({ allow: z.array(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name')) }),
-  generation: z.object({
+  proxy: z.strictObject({ allow: z.array(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name')) }),
+  generation: z.strictObject({
     model: text,
-    prices: z.record(z.string(), z.object({ input: z.number().min(0), output: z.number().min(0) })),
+    prices: z.record(z.string(), z.strictObject({ input: z.number().min(0), output: z.number().min(0) })),
     budget: z.number().positive().optional(),
     duplicateThreshold: z.number().gt(0).max(1).optional(),
     breaker: z.number().int().min(1).optional(),
@@ -72,7 +74,7 @@ interface RawCategory {
 const categoryKey = z.string().regex(/^[a-z][A-Za-z0-9]*$/, 'keys must be camelCase');
 
 const categoryNode: z.ZodType<RawCategory> = z.lazy(() =>
-  z.object({
+  z.strictObject({
     slug,
     title: localized,
     description: localized,
@@ -82,7 +84,7 @@ const categoryNode: z.ZodType<RawCategory> = z.lazy(() =>
 
 export const categoriesSchema = z.record(categoryKey, categoryNode);
 
-const authorSchema = z.object({
+const authorSchema = z.strictObject({
   name: text,
   slug,
   description: text,

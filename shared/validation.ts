@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Problem } from './errors.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from './limits.ts';
 import { SLUG_PATTERN } from './names.ts';
+import { meantName } from './spelling.ts';
 
 // abort: a value over its length limit gets that one line, not every other complaint about it as well.
 export const slug = z
@@ -93,8 +94,19 @@ function shortJson(value: unknown): string {
 }
 
 /** One line per issue: the dotted field path and the message. */
-export function formatIssues(error: z.ZodError): { field: string; message: string; path: FieldPath }[] {
-  return error.issues.map((issue) => ({
+export function formatIssues(error: z.ZodError): { field: string; message: string; path: FieldPath; unknownKey?: string }[] {
+  return error.issues.flatMap((issue) =>
+    // A strict object's keys it does not know: a line each, at the key's own line (zod gives the object's path).
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => unknownField([...issue.path, key], key)) : [describeIssue(issue)],
+  );
+}
+
+function unknownField(path: FieldPath, key: string) {
+  return { field: path.map(String).join('.'), message: 'is not a field felt knows', path, unknownKey: key };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): { field: string; message: string; path: FieldPath } {
+  return {
     field: issue.path.map(String).join('.') || '(file)',
     message: isMissing(issue)
       ? 'is required'
@@ -105,7 +117,7 @@ export function formatIssues(error: z.ZodError): { field: string; message: strin
             `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${'input' in issue ? `, not ${shortJson(issue.input)}` : ''}`
           : issue.message,
     path: issue.path,
-  }));
+  };
 }
 
 /**
@@ -114,11 +126,16 @@ export function formatIssues(error: z.ZodError): { field: string; message: strin
  * of a million bad keys prints a screenful, and the line of each is looked up
  * only for what is printed).
  */
-export function issueProblems(error: z.ZodError, file: string, lineOf: (path: FieldPath) => number | undefined): Problem[] {
+export function issueProblems(error: z.ZodError, file: string, lineOf: (path: FieldPath) => number | undefined, schema?: z.ZodType): Problem[] {
   const issues = formatIssues(error);
-  const shown: Problem[] = issues
-    .slice(0, LIMITS.problemsPerFile)
-    .map(({ field, message, path }) => ({ file, field, line: lineOf(path), severity: 'error', message: `${field} ${message}` }));
+  const shown: Problem[] = issues.slice(0, LIMITS.problemsPerFile).map(({ field, message, path, unknownKey }) => ({
+    file,
+    field,
+    line: lineOf(path),
+    severity: 'error',
+    message: `${field} ${message}`,
+    ...(unknownKey === undefined ? {} : { hint: unknownFieldHint(unknownKey, schema && fieldsAt(schema, path.slice(0, -1))) }),
+  }));
   const more = issues.length - shown.length;
   // At the line of the first one left out, so it sorts after those listed.
   if (more > 0)
@@ -130,6 +147,41 @@ export function issueProblems(error: z.ZodError, file: string, lineOf: (path: Fi
       hint: `only the first ${LIMITS.problemsPerFile} are listed`,
     });
   return shown;
+}
+
+/** What to do about a field felt does not know: the field it misspells, or the fields there are. */
+export function unknownFieldHint(key: string, known: readonly string[] | undefined): string {
+  if (!known?.length) return 'remove it';
+  const meant = meantName(key, known);
+  return meant ? `did you mean "${meant}"?` : `remove it; the fields here are ${known.map((name) => `"${name}"`).join(', ')}`;
+}
+
+/**
+ * The fields of the object a schema expects at `path` (through optional, default, nullable and lazy wrappers,
+ * records and lists), or undefined where it expects no object with named fields. Read from zod's definitions
+ * (`_zod.def`, its documented way in), so a settings file's hint names the fields as the schema has them.
+ */
+export function fieldsAt(schema: z.ZodType, path: FieldPath): string[] | undefined {
+  let node: z.core.$ZodType | undefined = unwrapped(schema);
+  for (const key of path) {
+    const def = node?._zod.def as z.core.$ZodTypeDef & { shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
+    if (!def) return undefined;
+    const next: z.core.$ZodType | undefined =
+      def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : def.type === 'array' ? def.element : undefined;
+    node = next && unwrapped(next);
+  }
+  const def = node?._zod.def as (z.core.$ZodTypeDef & { shape?: Record<string, unknown> }) | undefined;
+  return def?.type === 'object' && def.shape ? Object.keys(def.shape) : undefined;
+}
+
+function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
+  let node = schema;
+  for (;;) {
+    const def = node._zod.def as z.core.$ZodTypeDef & { innerType?: z.core.$ZodType; getter?: () => z.core.$ZodType; in?: z.core.$ZodType };
+    const inner = def.type === 'lazy' ? def.getter?.() : def.type === 'pipe' ? def.in : def.innerType;
+    if (!inner) return node;
+    node = inner;
+  }
 }
 
 /** A dotted field name ("home.pageSize", "entities.0") as a path, for problems made without one. */

@@ -69,8 +69,8 @@ const KEY = /([A-Za-z_][\w-]*)[^\S\n]*:/y;
  * frontmatter or it never closes.
  */
 export function scanFrontmatter(text: string): FrontmatterLines | undefined {
+  if (!opensFrontmatter(text)) return undefined;
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (!text.startsWith('---', start) || text[start + 3] === '-') return undefined;
   const keys = new Map<string, number>();
   let line = 1;
   for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', end + 1)) {
@@ -83,6 +83,12 @@ export function scanFrontmatter(text: string): FrontmatterLines | undefined {
   return undefined;
 }
 
+/** Whether the text starts a frontmatter block, as gray-matter sees one: `---` first (after a byte-order mark), not `----`. */
+function opensFrontmatter(text: string): boolean {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  return text.startsWith('---', start) && text[start + 3] !== '-';
+}
+
 /** A failed read keeps the frontmatter it did read (`split`) when only the schema refused it, so checks across files still see its valid fields. */
 export type FrontmatterRead<T> = { ok: true; split: SplitFile; data: T } | { ok: false; problems: Problem[]; split?: SplitFile };
 
@@ -91,6 +97,14 @@ export type FrontmatterRead<T> = { ok: true; split: SplitFile; data: T } | { ok:
  * its line. Articles and info pages are both read through here.
  */
 export function readFrontmatter<S extends z.ZodType>(source: string, file: string, schema: S, emptyHint: string): FrontmatterRead<z.output<S>> {
+  // A block opened and never closed reads as YAML to the end of the file: the body's first list or heading then
+  // made a YAML error far below, about indentation, where the fix is one line under the last field.
+  if (opensFrontmatter(source) && !scanFrontmatter(source)) {
+    return {
+      ok: false,
+      problems: [{ file, line: 1, severity: 'error', message: 'frontmatter opened on line 1 is never closed', hint: 'add a line with --- after its last field' }],
+    };
+  }
   let split: SplitFile;
   try {
     split = splitFrontmatter(source);

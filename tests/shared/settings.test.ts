@@ -157,6 +157,36 @@ describe('strict JSON in the settings files', () => {
   });
 });
 
+describe('fields felt does not know', () => {
+  it('are errors at their lines, each naming the field it misspells, for the pipeline commands and the build alike', async () => {
+    // A misspelt optional field used to be dropped without a word: the night ran without its spending cap, or
+    // against real storage instead of the emulator, and `felt check` passed.
+    const { dir, text } = await withSiteJson((site) => {
+      Object.assign(site.generation as Json, { budjet: 0.001 });
+      Object.assign(site.storage, { apiEndpiont: 'http://127.0.0.1:1' });
+      site.extraThing = 1;
+    });
+    const expected = [
+      `site.json:${lineOf(text, '"apiEndpiont"')} field "storage.apiEndpiont": storage.apiEndpiont is not a field felt knows (did you mean "apiEndpoint"?)`,
+      `site.json:${lineOf(text, '"budjet"')} field "generation.budjet": generation.budjet is not a field felt knows (did you mean "budget"?)`,
+      `site.json:${lineOf(text, '"extraThing"')} field "extraThing": extraThing is not a field felt knows (remove it; the fields here are "title", "tagline", "brand", "url", "email", "social", "locale", "localeUrls", "home", "sponsored", "storage", "proxy", "generation")`,
+    ].map((line) => expect.stringMatching(new RegExp(`${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)));
+    expect((await problemsOf(loadProject(dir))).sort()).toEqual(expected);
+    expect((await problemsOf(loadContent(dir))).sort()).toEqual(expected);
+  });
+
+  it("in authors.json and categories.json too (an author's metaTitle for meta_title)", async () => {
+    const dir = await fixtureCopy();
+    const authors = JSON.parse(await readFile(path.join(dir, 'authors.json'), 'utf8')) as Json[];
+    authors[0]!.metaTitle = 'A title';
+    await writeFile(path.join(dir, 'authors.json'), JSON.stringify(authors, null, 2));
+    const problems = (await checkContent({ contentDir: dir })).problems.map(formatProblem);
+    expect(problems).toContainEqual(
+      expect.stringMatching(/authors\.json:\d+ field "0\.metaTitle": 0\.metaTitle is not a field felt knows \(did you mean "meta_title"\?\)$/),
+    );
+  });
+});
+
 describe('the proxy allowlist', () => {
   it('is proxy.allow of the validated settings; a bad host is a problem at its line, not skipped', async () => {
     expect(await readProxyAllowlist((await withSiteJson(() => {})).dir)).toEqual(['www.googletagmanager.com', 'www.google-analytics.com']);

@@ -58,6 +58,13 @@ describe('frontmatter lines across felt', () => {
     expect(lines).toContainEqual(expect.stringMatching(/fences\.md:1 field "author": author is required/));
   });
 
+  it('felt check says a block that never closes never closes, not what YAML made of the body', async () => {
+    const unclosed = '---\ntitle: Open\nslug: open\nauthor: Mara Lindqvist\n\n## A heading\n\n- a list item: with a colon\n- another\n';
+    const dir = await fixtureCopy({ 'articles/en_US/open.md': unclosed });
+    const lines = (await checkContent({ contentDir: dir })).problems.map(formatProblem).filter((line) => line.includes('open.md'));
+    expect(lines).toEqual([expect.stringMatching(/open\.md:1: frontmatter opened on line 1 is never closed \(add a line with --- after its last field\)$/)]);
+  });
+
   it('the title editor edits the block the site parsed', async () => {
     expect(replaceTitle(source, 'New')).toBe(source.replace('title: Fences', 'title: "New"'));
     const dir = await fixtureCopy();

@@ -11,6 +11,7 @@
  */
 
 import { fnv1a } from '../../../shared/hash.ts';
+import { oneEdit } from '../../../shared/spelling.ts';
 
 /** Results appear only when the query is longer than 2 characters (SPEC section 5). */
 export const SEARCH_MIN_CHARS = 3;
@@ -59,18 +60,6 @@ export function matchWord(q: string, w: string): MatchQuality | -1 {
     if (length < w.length && oneEdit(q, w.slice(0, length))) return MATCH.typo;
   }
   return -1;
-}
-
-/** Whether a and b differ by exactly one insertion, deletion, substitution or swap of neighbours. */
-export function oneEdit(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
 /** Query words shorter than this match by checking titles: their matches spread over many shards. */
