@@ -66,7 +66,7 @@ export async function scanExisting(
   runId: string,
   options: { keepSignatures?: boolean } = {},
 ): Promise<Existing> {
-  const registry = new Registry();
+  const registry = new Registry(languageTag(locale));
   const done = new Map<number, string>();
   const ofThisRun = new Set<string>();
   const add = (d: Described) => registry.add(d.slug, d.title, d.category, { subcategory: d.subcategory, signature: d.signature });

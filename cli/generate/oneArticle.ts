@@ -100,7 +100,7 @@ export class ReplacingRegistry extends Registry {
     private readonly slug: string,
     private readonly oldTitle: string,
   ) {
-    super();
+    super(inner.language);
   }
   override add(slug: string, title?: string, category?: string, more?: Parameters<Registry['add']>[3]): void {
     this.inner.add(slug, title, category, more);

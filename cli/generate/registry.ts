@@ -4,7 +4,7 @@
  * the dev bucket, plus those taken during this run. Reserving is synchronous,
  * so two concurrent answers cannot both take one slug.
  */
-import { similarity, type Signature } from './similarity.ts';
+import { similarity, textWords, type Signature } from './similarity.ts';
 
 export interface Entry {
   slug: string;
@@ -20,6 +20,9 @@ export interface Nearest {
 }
 
 export class Registry {
+  /** `language`: the BCP 47 tag titles are lowercased with (languageTag in existing.ts): in Turkish İ is i. */
+  constructor(readonly language: string) {}
+
   private readonly bySlug = new Map<string, Entry>();
   private readonly titles: { title: string; words: Set<string>; category?: string; subcategory?: string }[] = [];
   private readonly entries: Entry[] = [];
@@ -38,7 +41,7 @@ export class Registry {
       this.entries.push(entry);
     }
     if (entry.title && !hadTitle)
-      this.titles.push({ title: entry.title, words: titleWords(entry.title), category: entry.category, subcategory: entry.subcategory });
+      this.titles.push({ title: entry.title, words: titleWords(entry.title, this.language), category: entry.category, subcategory: entry.subcategory });
   }
 
   hasSlug(slug: string): boolean {
@@ -47,7 +50,7 @@ export class Registry {
 
   /** An existing title whose words overlap this one's by at least `threshold` (Jaccard). */
   similarTitle(title: string, threshold = 0.7): string | undefined {
-    const words = titleWords(title);
+    const words = titleWords(title, this.language);
     for (const other of this.titles) if (jaccard(words, other.words) >= threshold) return other.title;
     return undefined;
   }
@@ -87,14 +90,13 @@ export class Registry {
   }
 }
 
-export function titleWords(title: string): Set<string> {
-  return new Set(
-    title
-      .toLocaleLowerCase()
-      .normalize('NFKC')
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w.length > 1),
-  );
+/**
+ * A title's words of two letters or more, lowercased as its language does. NFKC first, so full-width and ligature
+ * letters read as the plain ones. With the machine's locale instead, a Turkish "İ" became "i" and a combining dot,
+ * which split "İddaa" into "ddaa": a title and its lowercase twin shared a third of their words, not all.
+ */
+export function titleWords(title: string, language: string): Set<string> {
+  return new Set(textWords(title.normalize('NFKC'), language).filter((w) => w.length > 1));
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

@@ -39,7 +39,7 @@ describe('the generation word count', () => {
     const rules = { ...(await loadLocaleRules('en_US')), minWords: 100_000 };
     for (const body of [BODY, articleAnswer('en', 1).body]) {
       const answer = { ...articleAnswer('en', 1), body };
-      const result = checkAnswer(JSON.stringify(answer), slot, meta, rules, new Registry());
+      const result = checkAnswer(JSON.stringify(answer), slot, meta, rules, new Registry('en-US'));
       const checked = Number(/the body has (\d+) words/.exec(result.ok ? '' : result.reason)?.[1]);
       const parsed = parseArticle(articleFile(answer, slot, meta), `${answer.slug}.md`, 'en_US');
       expect(parsed.problems).toEqual([]);

@@ -7,6 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkAnswer, DEFAULT_GATE } from '../../../cli/generate/checks.ts';
+import { languageTag } from '../../../cli/generate/existing.ts';
 import { Registry } from '../../../cli/generate/registry.ts';
 import { loadLocaleRules } from '../../../cli/generate/rules.ts';
 import { generate, type RunSummary } from '../../../cli/generate/run.ts';
@@ -21,12 +22,12 @@ import { devBucketDir, felt, libraryOptions, objectMetadata, setUpWorld } from '
 const COPIED = articleAnswer('en', 7);
 const world = setUpWorld(() => ({ articles: { 'en_US/the-original.md': articleSource('the-original', 'The original', 'en_US', COPIED.body) } }));
 
-async function check(locale: 'en_US' | 'tr_TR', answer: object) {
+async function check(locale: 'en_US' | 'tr_TR', answer: object, registry = new Registry(languageTag(locale))) {
   const content = await loadContent(FIXTURE_SITE);
   const category = content.categories[0]!;
   const slot = { index: 0, target: { category, subcategory: category.children[0]! } };
   const meta = { author: content.authors[0]!.name, date: '2025-01-01', locale };
-  return checkAnswer(JSON.stringify(answer), slot, meta, await loadLocaleRules(locale), new Registry());
+  return checkAnswer(JSON.stringify(answer), slot, meta, await loadLocaleRules(locale), registry);
 }
 
 const ENGLISH_TAIL = `## Final thoughts
@@ -41,6 +42,15 @@ describe('the quality gate refuses', () => {
       expect(result.ok ? 'accepted' : result.reason).toContain(`are not allowed: ${word}`);
     }
     expect((await check('tr_TR', base)).ok).toBe(true);
+  });
+
+  it('a Turkish title that an existing one writes only in other capitals (İ and ı as Turkish lowercases them)', async () => {
+    const registry = new Registry(languageTag('tr_TR'));
+    registry.add('iddaa-stratejileri', 'iddaa stratejileri için ipuçları', 'bettingStrategies');
+    const base = articleAnswer('tr', 5);
+    const result = await check('tr_TR', { ...base, title: 'İDDAA STRATEJİLERİ İÇİN İPUÇLARI' }, registry);
+    expect(result.ok ? 'accepted' : result.reason).toContain('the title is too close to the existing article "iddaa stratejileri için ipuçları"');
+    expect((await check('tr_TR', base, registry)).ok).toBe(true);
   });
 
   it('a Turkish article whose last section is English', async () => {
