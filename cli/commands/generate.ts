@@ -155,8 +155,10 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   const unreported = usage.unreportedRequests
     ? `; ${plural(usage.unreportedRequests, 'answer')} without a usable token count, about ${usage.estimatedPromptTokens + usage.estimatedCompletionTokens} tokens counted from the sizes${usage.failedRequests ? ' and the calls lost' : ''}`
     : '';
+  // Skipped: an answer was judged and refused (the checks); failed: no answer to judge (the provider, the storage).
+  const refused = result.failed.filter((f) => f.cause === 'checks').length;
   reporter.print(
-    `run ${result.runId}: ${result.stored.length} stored, ${result.failed.length} skipped, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens${unreported}, ${cost}`,
+    `run ${result.runId}: ${result.stored.length} stored, ${refused} skipped, ${result.failed.length - refused} failed, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens${unreported}, ${cost}`,
   );
   for (const s of result.stored) {
     const nearest = s.nearest ? `, nearest ${s.nearest} at ${s.similarity.toFixed(2)}` : '';
@@ -171,7 +173,9 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
 function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): void {
   const skippedLines = () => {
     for (const f of result.failed) {
-      reporter.note(`skipped: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`);
+      reporter.note(
+        `${f.cause === 'checks' ? 'skipped' : 'failed'}: ${result.locale} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`,
+      );
     }
   };
   // Nothing listens at the endpoint: one line naming it, whatever else happened; the catalogue's hint says to start the server and run again.
@@ -188,7 +192,10 @@ function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   skippedLines();
   const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
   if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
-  const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} skipped (listed above)` : '';
+  const refused = result.failed.filter((f) => f.cause === 'checks').length;
+  const lost = result.failed.length - refused;
+  const counts = [refused ? `${refused} skipped` : '', lost ? `${lost} failed` : ''].filter(Boolean).join(' and ');
+  const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} not written, ${counts} (listed above)` : '';
   // One line, whatever happened: skips, a stop at the budget, or both.
   if (result.stopped) reporter.note(`felt: generate${skipped ? `: ${skipped};` : ''} ${result.stopped.message}${left}`);
   else if (skipped) reporter.note(`felt: generate: ${skipped}; ${result.stored.length ? 'the others are stored' : 'none was stored'}`);

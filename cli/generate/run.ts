@@ -190,7 +190,7 @@ export async function generate(options: GenerateOptions): Promise<RunSummary | D
           const reason = error instanceof FeltError ? error.message : String(error);
           if (isProviderFailure(error)) outageVictims.add(slot.index);
           outcomes.push({ ...placeOf(slot, 0), status: 'failed', cause: isProviderFailure(error) ? 'provider' : 'other', reason });
-          progress.tick(`skipped slot ${slot.index + 1}: ${reason}`);
+          progress.tick(`failed slot ${slot.index + 1}: ${reason}`);
         }
       }),
     ),

@@ -27,7 +27,7 @@ describe('a refused connection', () => {
       `felt: generate stopped: ${baseURL} refused the connection: no model server is listening there; 3 articles not written. start the model server, or point OPENAI_BASE_URL at the one that runs; then run the same command again`,
     ]);
     expect(result.stdout).toMatch(
-      /^run \S+: 0 stored, 0 skipped, 0 done before; 0 requests \(and ([1-3]) failed calls?, \1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
+      /^run \S+: 0 stored, 0 skipped, 0 failed, 0 done before; 0 requests \(and ([1-3]) failed calls?, \1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
     );
     expect(await bucketFiles(world)).toEqual([]);
   });

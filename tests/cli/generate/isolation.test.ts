@@ -29,7 +29,7 @@ describe('a failed article is skipped, the run finishes', () => {
       /^skipped: tr_TR slot 1 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir or -tadır are not allowed: gerekmektedir$/,
     );
     expect(turkish.stderr.split('\n').filter((l) => l.startsWith('felt:'))).toEqual([
-      'felt: generate: 2 articles of 2 skipped (listed above); none was stored',
+      'felt: generate: 2 articles of 2 not written, 2 skipped (listed above); none was stored',
     ]);
     expect(turkish.stderr).not.toMatch(/\n\s+at /);
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(0);
@@ -45,6 +45,25 @@ describe('a failed article is skipped, the run finishes', () => {
       expect.objectContaining({ slot: 1, attempts: 2, slug: expect.stringMatching(/^article-tr-/), reason: expect.stringMatching(/-tedir/) }),
     ]);
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(2);
+  });
+});
+
+describe('an answer refused and a call that failed, in one run', () => {
+  it('are told apart: one skipped, one failed, in the lines, the summary and the last line', async () => {
+    // Slot 2's answers break a rule (skipped: an answer was judged); slot 3's calls get a 500 every time (failed).
+    world.llm.reply = (call) =>
+      slotOf(call) === 2 ? { content: badTurkish(call.n) } : slotOf(call) === 3 ? { status: 500, headers: { 'retry-after-ms': '1' } } : undefined;
+    const result = await felt(world, 'generate', '--locale', 'tr_TR', '--count', '3', '--attempts', '2', '--concurrency', '1');
+    expect(result.code).toBe(EXIT.doneWithSkips);
+    expect(result.stdout).toMatch(/^run \S+: 1 stored, 1 skipped, 1 failed, 0 done before;/m);
+    const lines = result.stderr.split('\n');
+    expect(lines.filter((l) => /^(skipped|failed): /.test(l))).toEqual([
+      expect.stringMatching(/^skipped: tr_TR slot 2 .*-tedir/),
+      expect.stringMatching(/^failed: tr_TR slot 3 .*500/),
+    ]);
+    expect(lines.filter((l) => l.startsWith('felt:'))).toEqual([
+      'felt: generate: 2 articles of 3 not written, 1 skipped and 1 failed (listed above); the others are stored',
+    ]);
   });
 });
 

@@ -130,7 +130,7 @@ describe('the cost', () => {
     const result = await feltWithEnv(world, { OPENAI_BASE_URL: await closedPortUrl() }, 'generate', '--locale', 'en_US', '--count', '1');
     expect(result.code).toBe(EXIT.failed);
     expect(result.stdout).toMatch(
-      /^run 2026-\d\d-\d\d: 0 stored, 0 skipped, 0 done before; 0 requests \(and 1 failed call, 1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
+      /^run 2026-\d\d-\d\d: 0 stored, 0 skipped, 0 failed, 0 done before; 0 requests \(and 1 failed call, 1 could not connect\), 0 \+ 0 tokens, about \$0\.0000$/m,
     );
     expect(result.stdout).not.toMatch(/prompt tokens counted/);
   });
