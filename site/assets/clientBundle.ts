@@ -2,12 +2,12 @@
  * The browser assets: the client runtime and its lazily loaded chunks, and
  * the stylesheet, bundled, minified and content-hashed by esbuild.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { CACHE_FOLDER, CLIENT_DIR, FELT_ROOT, STYLES_DIR } from '../../shared/paths.ts';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { FeltError } from '../../shared/errors.ts';
+import { digestPieces } from '../../shared/digest.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
 
 export interface BuiltAssets {
@@ -47,8 +47,12 @@ export async function buildAssets(outDir: string): Promise<BuiltAssets> {
 }
 
 function assetSourcesKey(): string {
+  return digestPieces(assetSources());
+}
+
+function* assetSources(): Generator<string | Uint8Array> {
   // felt's own code too (the bundling options live in this file), and the versions of its dependencies (React).
-  const hash = createHash('sha256').update(feltCodeVersion());
+  yield feltCodeVersion();
   const folders = [
     CLIENT_DIR,
     path.join(FELT_ROOT, 'site', 'islands'),
@@ -63,10 +67,10 @@ function assetSourcesKey(): string {
     )) {
       if (!entry.isFile()) continue;
       const full = path.join(entry.parentPath, entry.name);
-      hash.update(full).update(readFileSync(full));
+      yield full;
+      yield readFileSync(full);
     }
   }
-  return hash.digest('base64url').slice(0, 22);
 }
 
 /** Bundles in memory; the caller writes the files (never in place over a previous build's). */

@@ -2,12 +2,12 @@
  * /sw.js: site/client/sw/sw.ts bundled on its own, with the build hash (its
  * cache name, so a new build retires old caches) and the offline page.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../shared/atomicWrite.ts';
 import { CACHE_FOLDER, CLIENT_DIR, FELT_ROOT } from '../../shared/paths.ts';
 import { FeltError } from '../../shared/errors.ts';
+import { digestPieces } from '../../shared/digest.ts';
 import { escapeHtml } from '../render/document.ts';
 import { CONTENT_SECURITY_POLICY_META } from '../render/securityPolicy.ts';
 import { feltCodeVersion } from '../build/codeVersion.ts';
@@ -41,7 +41,7 @@ const WORKER_ENTRY = path.join(CLIENT_DIR, 'sw', 'sw.ts');
 export async function serviceWorkerSource(buildHash: string, offline: OfflinePage): Promise<string> {
   const html = offlineHtml(offline);
   const source = readFileSync(WORKER_ENTRY);
-  const key = createHash('sha256').update(feltCodeVersion()).update(source).update(buildHash).update('\0').update(html).digest('base64url').slice(0, 22);
+  const key = digestPieces([feltCodeVersion(), source, buildHash, '\0', html]);
   const file = path.join(FELT_ROOT, CACHE_FOLDER, 'assets', `sw-${key}.js`);
   try {
     return readFileSync(file, 'utf8');

@@ -12,10 +12,11 @@
  * a JSON object of 400,000 path → key members took a third of a second to
  * parse, where one string split at its separators takes a few milliseconds.
  */
-import crypto, { createHash } from 'node:crypto';
 import path from 'node:path';
 import { readStateText } from '../../shared/stateText.ts';
 export { feltCodeVersion } from './codeVersion.ts';
+// Re-exported for the build modules that import it from here; its home is shared/digest.ts.
+export { digest } from '../../shared/digest.ts';
 
 // Named as when it was JSON: a release is whole when it has this file (output.ts), releases made by an older felt included.
 export const MANIFEST_FILE = '.felt/manifest.json';
@@ -66,15 +67,6 @@ export const FIELD_END = '\0';
  * the next build that makes the page from other inputs finds its key changed and renders it (renderPages).
  */
 export const UNKEYED = '';
-
-// crypto.hash() (Node 20.12+) hashes in one call, several times cheaper than createHash() for the
-// thousands of small inputs a build digests; older Node 20 releases fall back to createHash().
-const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'base64url') => string }).hash;
-
-export function digest(data: string | Uint8Array): string {
-  const full = oneShot ? oneShot('sha256', data, 'base64url') : createHash('sha256').update(data).digest('base64url');
-  return full.slice(0, 22);
-}
 
 const SEPARATOR = FIELD_END;
 /** The file's last bytes: a file cut short anywhere (a full disk) lacks them, even within its last field. */

@@ -17,11 +17,11 @@
  * not uploaded again. When the delta grows past compactAt(), or there is no
  * base to build on, the build makes a new base.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SiteModel } from '../model/siteModel.ts';
 import type { Article } from '../../shared/types.ts';
+import { hexDigest } from '../../shared/digest.ts';
 import {
   bucketOf,
   FIELDS,
@@ -420,8 +420,10 @@ function bucketCount(bytes: number): number {
   return buckets;
 }
 
+/** A folder's name in search/: its parts, each ended by NUL, as 12 hex characters (see hexDigest). */
 function indexId(parts: string[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('hex').slice(0, 12);
+  return hexDigest(
+    parts.flatMap((part) => [part, '\0']),
+    12,
+  );
 }

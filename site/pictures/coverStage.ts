@@ -22,7 +22,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { writeFileAtomic } from '../../shared/atomicWrite.ts';
-import { digest } from '../build/buildCache.ts';
+import { digest } from '../../shared/digest.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
 import { ART_VERSION, type CoverSubject } from './coverArt.ts';

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { SLUG_PATTERN } from '../../shared/names.ts';
 import type { ContentLocale } from '../../shared/types.ts';
-import { digest } from '../build/buildCache.ts';
+import { digest } from '../../shared/digest.ts';
 
 export interface ProviderPicture {
   file: string;

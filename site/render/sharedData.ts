@@ -3,13 +3,14 @@
  * settings): emitted once as a content-hashed static query file and as the
  * header and footer slices, never copied into each page's data.
  */
-import { createHash } from 'node:crypto';
 import type { HeaderProps, StaticQueryData } from '../islands/types.ts';
 import type { SiteModel } from '../model/siteModel.ts';
 import { urls } from '../model/urls.ts';
+import { hexDigest } from '../../shared/digest.ts';
 
+/** The hash in the static query file's name and the build's compilation hash: 16 hex characters, as always published. */
 export function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return hexDigest([text], 16);
 }
 
 export function headerProps(model: SiteModel, searchIndex: string): HeaderProps {
