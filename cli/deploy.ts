@@ -96,9 +96,6 @@ export interface DeployResult {
 
 // The same types (contentTypeFor) and caching as `felt serve`
 // (site/serve/headers.ts), so the hosted site behaves as the one tested locally.
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'public, max-age=0, must-revalidate';
-
 export function cacheControlOf(name: string): string {
   return cacheControlFor(name);
 }

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import mime from 'mime-types';
 import { CONTENT_SECURITY_POLICY } from '../render/securityPolicy.ts';
+import { IMMUTABLE, NO_CACHE, ONE_HOUR, REVALIDATE, isImmutablePath } from '../client/cacheRules.ts';
 
 /**
  * Where felt answers differently from the common table (mime-types, from
@@ -22,10 +23,10 @@ export function contentTypeFor(file: string): string {
 /** Hashed files never change under their name; everything else is revalidated. */
 export function cacheControlFor(relative: string): string {
   const file = relative.replace(/\\/g, '/').replace(/^\//, '');
-  if (file.startsWith('assets/') || file.startsWith('page-data/sq/d/') || /^search\/[0-9a-f]{8,}\//.test(file)) return 'public, max-age=31536000, immutable';
-  if (file === 'sw.js' || file === 'search/manifest.json') return 'no-cache';
-  if (file.endsWith('.html') || file.startsWith('page-data/') || file.startsWith('slice-data/')) return 'public, max-age=0, must-revalidate';
-  return 'public, max-age=3600';
+  if (isImmutablePath(file)) return IMMUTABLE;
+  if (file === 'sw.js' || file === 'search/manifest.json') return NO_CACHE;
+  if (file.endsWith('.html') || file.startsWith('page-data/') || file.startsWith('slice-data/')) return REVALIDATE;
+  return ONE_HOUR;
 }
 
 export const SECURITY_HEADERS: Record<string, string> = {

@@ -10,7 +10,8 @@ import { link, mkdir, readFile, readdir, rm, symlink, utimes, writeFile } from '
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IMMUTABLE, REVALIDATE, deploy } from '../../cli/deploy.ts';
+import { deploy } from '../../cli/deploy.ts';
+import { IMMUTABLE, REVALIDATE } from '../../site/client/cacheRules.ts';
 import { loadProject } from '../../cli/project.ts';
 import { publish } from '../../cli/publish.ts';
 import { pull } from '../../cli/pull.ts';

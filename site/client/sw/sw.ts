@@ -5,6 +5,8 @@
  * back to the copy kept when the visitor last opened them; hashed assets
  * come from the cache first. A new build's worker deletes older caches.
  */
+import { isImmutablePath } from '../cacheRules.ts';
+
 declare const FELT_BUILD: string;
 declare const FELT_OFFLINE_HTML: string;
 
@@ -29,7 +31,6 @@ interface WorkerScope {
 
 const worker = self as unknown as WorkerScope;
 const CACHE = `felt-${FELT_BUILD}`;
-const IMMUTABLE = /^\/(assets\/|page-data\/sq\/d\/|search\/[0-9a-f]+\/)/;
 const NEVER = /^\/(__|sw\.js$|page-data\/app-data\.json$)/;
 
 worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
@@ -48,7 +49,7 @@ worker.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== worker.location.origin || NEVER.test(url.pathname)) return;
-  event.respondWith(IMMUTABLE.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
+  event.respondWith(isImmutablePath(url.pathname.slice(1)) ? cacheFirst(request) : networkFirst(request));
 });
 
 worker.addEventListener('message', (event) => {
