@@ -78,5 +78,6 @@ export function buildSitemaps(siteUrl: string, rows: readonly string[], perFile 
 }
 
 export function robotsTxt(siteUrl: string): string {
+  // /slice-data/ is no longer written, but an older deployment may have left files there (routes/outputs.ts).
   return `User-agent: *\nAllow: /\nDisallow: /page-data/\nDisallow: /slice-data/\nDisallow: /__third-party-proxy\n\nSitemap: ${siteUrl}/sitemap.xml\n`;
 }

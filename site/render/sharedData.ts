@@ -1,7 +1,8 @@
 /**
  * The data every page shares (category menu, header strings, site
- * settings): emitted once as a content-hashed static query file and as the
- * header and footer slices, never copied into each page's data.
+ * settings): emitted once as a content-hashed static query file, never
+ * copied into each page's data. No header and footer slices: nothing read
+ * /slice-data/ (the footer is in every page), so the build writes none.
  */
 import type { HeaderProps, StaticQueryData } from '../islands/types.ts';
 import type { SiteModel } from '../model/siteModel.ts';

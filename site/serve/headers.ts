@@ -25,6 +25,7 @@ export function cacheControlFor(relative: string): string {
   const file = relative.replace(/\\/g, '/').replace(/^\//, '');
   if (isImmutablePath(file)) return IMMUTABLE;
   if (file === 'sw.js' || file === 'search/manifest.json') return NO_CACHE;
+  // slice-data/: no build writes it any more, but an older deployment may still hold its files (routes/outputs.ts).
   if (file.endsWith('.html') || file.startsWith('page-data/') || file.startsWith('slice-data/')) return REVALIDATE;
   return ONE_HOUR;
 }
