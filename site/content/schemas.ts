@@ -61,5 +61,3 @@ export const articleFrontmatterSchema = z.object({
   translationKey: slug.optional(),
   entities: z.array(entitySchema).min(1, 'must list at least one entity with a category'),
 });
-
-export const uiLocaleSchema = z.enum(UI_LOCALES);
