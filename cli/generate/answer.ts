@@ -29,14 +29,14 @@ export const ANSWER_JSON_SCHEMA = {
  * tab, spaces) becomes one space. A lone no-break space is kept ("т. е.", "2 000"). A title or
  * description is shown on one line, and a stray newline in one is no reason to lose the article.
  */
-export function oneLine(value: string): string {
+function collapseWhitespace(value: string): string {
   return value.replace(/\s+/g, (run) => (run === '\u00A0' || run === '\u202F' ? run : ' ')).trim();
 }
 
 export const answerSchema = z.object({
-  title: z.string().overwrite(oneLine).min(3, 'is too short').max(110, 'is longer than 110 characters'),
+  title: z.string().overwrite(collapseWhitespace).min(3, 'is too short').max(110, 'is longer than 110 characters'),
   slug: z.string().trim().min(3, 'is too short').max(90, 'is longer than 90 characters'),
-  description: z.string().overwrite(oneLine).min(20, 'is too short').max(160, 'is longer than 160 characters'),
+  description: z.string().overwrite(collapseWhitespace).min(20, 'is too short').max(160, 'is longer than 160 characters'),
   subsubcategories: z.array(z.string().trim().min(1).max(60)).max(6, 'has more than 6 entries'),
   body: z.string().min(1, 'is empty'),
 });
