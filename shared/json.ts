@@ -1,9 +1,10 @@
 /**
- * A JSON file of a project read and validated with its schema (zod): every
- * problem names its file and line. Reading and syntax are jsonSource.ts's.
+ * A JSON file (a project's, or one of felt's own in locales/) read and
+ * validated with its schema (zod): every problem names its file and line.
+ * Reading and syntax are jsonSource.ts's.
  */
 import type { z } from 'zod';
-import type { Problem } from './errors.ts';
+import { FeltError, formatProblem, type ErrorCode, type Problem } from './errors.ts';
 import type { InputLimits } from './inputFile.ts';
 import { readJsonSource } from './jsonSource.ts';
 import { displayPath } from './paths.ts';
@@ -28,15 +29,49 @@ export async function readJsonFile<S extends z.ZodType>(
   problems: Problem[],
   options: ReadJsonOptions<S>,
 ): Promise<z.output<S> | undefined> {
-  const read = await readJsonSource(file, problems, options);
-  if (read.kind === 'missing' && options.fallback !== undefined) return schema.parse(options.fallback);
+  const read = await readValidated(file, schema, problems, options);
   if (read.kind === 'missing') {
     problems.push({ file: displayPath(file), severity: 'error', message: 'file is missing', hint: options.missingHint });
     return undefined;
   }
-  if (read.kind === 'refused') return undefined;
+  return read.kind === 'value' ? read.value : undefined;
+}
+
+/** What a failure to read one of felt's own files is: a missing file, and one that is there but wrong. */
+export interface OwnFileErrors {
+  missing: ErrorCode;
+  invalid: ErrorCode;
+  /** Said after the problems instead of the invalid code's hint. */
+  invalidHint?: string;
+}
+
+/**
+ * readJsonFile for one of felt's own files (locales/: the UI strings, the
+ * generation rules), read where no list of problems is collected and shown:
+ * the value, or one FeltError naming every problem with its line.
+ */
+export async function readOwnJsonFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  errors: OwnFileErrors,
+  options: Omit<ReadJsonOptions<S>, 'missingHint'>,
+): Promise<z.output<S>> {
+  const problems: Problem[] = [];
+  const read = await readValidated(file, schema, problems, options);
+  if (read.kind === 'value') return read.value;
+  if (read.kind === 'missing') throw new FeltError(errors.missing, 'is missing', { file: displayPath(file) });
+  throw new FeltError(errors.invalid, problems.map(formatProblem).join('; '), { hint: errors.invalidHint });
+}
+
+type Validated<T> = { kind: 'value'; value: T } | { kind: 'missing' } | { kind: 'refused' };
+
+/** The file's value, or why there is none: missing (without a fallback), or refused with its problems added. */
+async function readValidated<S extends z.ZodType>(file: string, schema: S, problems: Problem[], options: ReadJsonOptions<S>): Promise<Validated<z.output<S>>> {
+  const read = await readJsonSource(file, problems, options);
+  if (read.kind === 'missing') return options.fallback === undefined ? read : { kind: 'value', value: schema.parse(options.fallback) };
+  if (read.kind === 'refused') return read;
   const result = schema.safeParse(read.json.value, CONTENT_PARSE);
-  if (result.success) return result.data;
+  if (result.success) return { kind: 'value', value: result.data };
   problems.push(...issueProblems(result.error, displayPath(file), read.json.lineOf, schema));
-  return undefined;
+  return { kind: 'refused' };
 }

@@ -1,6 +1,7 @@
 /**
- * JSON files of a project (site.json, categories.json, authors.json,
- * ads.json, the UI strings): strict JSON, read once with the position of
+ * JSON files felt reads (a project's site.json, categories.json,
+ * authors.json, ads.json and retraction records; felt's own UI strings and
+ * generation rules in locales/): strict JSON, read once with the position of
  * every value, so a problem names its line when it is made. JSON.parse keeps
  * no positions; jsonc-parser's tree does. jsonc-parser also reads comments
  * and trailing commas, which JSON does not allow: both are refused here with

@@ -4,13 +4,12 @@
  * response-language instruction, extra style rules, the four kinds of source
  * domains, and the limits the checks apply.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { FeltError } from '../../shared/errors.ts';
+import { readOwnJsonFile } from '../../shared/json.ts';
+import { LIMITS } from '../../shared/limits.ts';
 import { LOCALES_DIR } from '../../shared/paths.ts';
 import type { ContentLocale } from '../../shared/types.ts';
-import { formatIssues } from '../../site/content/schemas.ts';
 
 export const localeRulesSchema = z.object({
   languageName: z.string().min(1),
@@ -33,17 +32,7 @@ export const localeRulesSchema = z.object({
 export type LocaleRules = z.infer<typeof localeRulesSchema>;
 
 export async function loadLocaleRules(locale: ContentLocale, dir = path.join(LOCALES_DIR, 'generation')): Promise<LocaleRules> {
-  const file = path.join(dir, `${locale}.json`);
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new FeltError('RULES_UNREADABLE', `cannot read the generation rules: ${(error as Error).message}`, { file });
-  }
-  const result = localeRulesSchema.safeParse(data);
-  if (!result.success) {
-    const first = formatIssues(result.error)[0]!;
-    throw new FeltError('RULES_INVALID', `${first.field} ${first.message}`, { file, field: first.field });
-  }
-  return result.data;
+  const errors = { missing: 'RULES_UNREADABLE', invalid: 'RULES_INVALID' } as const;
+  // A rules file is bounded as a settings file is: far above what one needs.
+  return readOwnJsonFile(path.join(dir, `${locale}.json`), localeRulesSchema, errors, { root: dir, maxBytes: LIMITS.settingsBytes });
 }
