@@ -35,7 +35,7 @@ export const text = z
 /**
  * A field shown on one line (an article's title and description): a hand-written one over
  * several lines (a YAML `|` block, a "\n" in quotes) is refused; `felt generate` joins a
- * model's lines itself (cli/generate/answer.ts oneLine).
+ * model's lines itself (cli/generate/answer.ts collapseWhitespace).
  */
 // A line feed: a carriage return is a control character, refused above.
 export const oneLineText = text.refine(

@@ -25,7 +25,8 @@ import { RELATED_COUNT, positionOf, type SiteModel } from '../model/siteModel.ts
 import { planListing } from '../model/pagination.ts';
 import { urls } from '../model/urls.ts';
 import { buildWideInputs } from '../routes/articlePages.ts';
-import { FIELD_END, digest, type BuildManifest, type RecordedArticles } from './buildCache.ts';
+import { digest } from '../../shared/digest.ts';
+import { FIELD_END, type BuildManifest, type RecordedArticles } from './buildCache.ts';
 
 /** Where a listing page stands: the listing's articles (newest first) and its number (0: the front page). */
 export interface ListingPlace {

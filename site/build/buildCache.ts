@@ -15,8 +15,6 @@
 import path from 'node:path';
 import { readStateText } from '../../shared/stateText.ts';
 export { feltCodeVersion } from './codeVersion.ts';
-// Re-exported for the build modules that import it from here; its home is shared/digest.ts.
-export { digest } from '../../shared/digest.ts';
 
 // Named as when it was JSON: a release is whole when it has this file (output.ts), releases made by an older felt included.
 export const MANIFEST_FILE = '.felt/manifest.json';

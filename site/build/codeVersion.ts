@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { digestPieces } from '../../shared/digest.ts';
 import { FELT_ROOT } from '../../shared/paths.ts';
 
 /**
@@ -12,14 +12,14 @@ import { FELT_ROOT } from '../../shared/paths.ts';
 let codeVersion: string | undefined;
 export function feltCodeVersion(): string {
   if (codeVersion) return codeVersion;
-  const hash = createHash('sha256');
   const bundle = ['lib/felt.js', 'lib/render-worker.js'].map((f) => path.join(FELT_ROOT, f)).filter((f) => existsSync(f));
   const files = bundle.length ? bundle : ['shared', 'site'].flatMap((dir) => sourceFiles(path.join(FELT_ROOT, dir)));
-  for (const file of files) {
-    if (existsSync(file)) hash.update(file).update(readFileSync(file));
-  }
-  hash.update(dependencyFingerprint(FELT_ROOT));
-  codeVersion = hash.digest('base64url').slice(0, 22);
+  codeVersion = digestPieces(
+    (function* () {
+      for (const file of files) if (existsSync(file)) yield* [file, readFileSync(file)];
+      yield dependencyFingerprint(FELT_ROOT);
+    })(),
+  );
   return codeVersion;
 }
 

@@ -9,7 +9,7 @@
  * halves the JSON a rebuild hashes just to learn what changed.
  */
 import type { PageSpec } from '../pages/types.ts';
-import { digest } from './buildCache.ts';
+import { digest } from '../../shared/digest.ts';
 
 export type PageKeyer = (spec: PageSpec) => string;
 

@@ -19,7 +19,7 @@ import { relatedArticles, relatedIds, type SiteModel } from '../model/siteModel.
 import type { Placement } from '../model/categoryIndex.ts';
 import { urls } from '../model/urls.ts';
 import type { ArticleProps, PageSpec } from '../pages/types.ts';
-import { digest } from '../build/buildCache.ts';
+import { digest } from '../../shared/digest.ts';
 import { articleOwner, home, type Draft, type Owner } from './routeParts.ts';
 import { absoluteUrl, localeSiteUrl } from '../render/seo.ts';
 import { articleShareCard } from '../pictures/shareCards.ts';

@@ -13,7 +13,7 @@ import { archiveItems, frontItems, itemRange, pageInfo, planListing, type PageIn
 import { urls } from '../model/urls.ts';
 import type { LinkItem, PageKind, PageSpec } from '../pages/types.ts';
 import { articleEntries, buildWideInputs, cardTokens } from './articlePages.ts';
-import { digest } from '../build/buildCache.ts';
+import { digest } from '../../shared/digest.ts';
 import type { ListingPlace } from '../build/additions.ts';
 import { authorOwner, categoryOwner, feltOwned, home, sponsorship, subcategoryOwner, type Draft, type Owner } from './routeParts.ts';
 
