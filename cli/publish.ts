@@ -6,7 +6,8 @@
  *
  * Nothing invalid is promoted (issue 17): each object to publish is checked
  * as `felt check` checks an article file (its name, its size from the
- * listing, then articleCheck.ts: UTF-8, frontmatter, fields, author, category),
+ * listing and again while it is read, its MD5, then articleCheck.ts: UTF-8,
+ * frontmatter, fields, author, category; objectCheck.ts, shared with pull),
  * and the bytes checked are the bytes written, so a dev object changed
  * meanwhile cannot slip through. A bad one is skipped and reported; the
  * others are published; the command then exits 2 (done with skipped items).
@@ -24,20 +25,17 @@
  */
 import pLimit from 'p-limit';
 import { FeltError } from '../shared/errors.ts';
-import { LIMITS, formatBytes, tooLarge } from '../shared/limits.ts';
 import type { ContentLocale } from '../shared/types.ts';
 import { loadProject, type Project } from './project.ts';
 import { createReporter, plural, type Progress, type Reporter } from './report.ts';
-import { md5Base64 } from './storage/checksum.ts';
 import { ARTICLE_CONTENT_TYPE, NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, removeLeftoversIn, type StorageChoice } from './storage/index.ts';
 import { isPreconditionFailed } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
-import { readWithin } from './storage/errors.ts';
 import { compareNames } from './storage/nameRanges.ts';
 import { checkLocales } from './pull.ts';
-import { articleObjectProblems, describeProblems } from './articleCheck.ts';
+import { readCheckedObject } from './objectCheck.ts';
 import { PUBLISH_RECORD, readPublishRecord, updatePublishRecord, type PublishRecord, type RecordEntry } from './publishRecord.ts';
-import { isPng, pictureSlugOf } from './generate/images.ts';
+import { pictureSlugOf } from './generate/images.ts';
 
 export interface PublishOptions {
   contentDir: string;
@@ -195,16 +193,13 @@ async function runEach(items: PublishItem[], progress: Progress, result: Publish
   );
 }
 
-/** Why a dev object may not be published, or its checked bytes. Its size is read from the listing, before any download. */
-async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale, project: Project): Promise<{ problem: string } | Checked> {
-  if (object.size > LIMITS.articleBytes) return { problem: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` };
-  // Read to the limit, whatever the listing said: a listing can understate an object (600 MB listed as 100 bytes).
-  const data = await readWithin(dev, object.name, LIMITS.articleBytes);
-  if (!data) return { problem: `object larger than ${formatBytes(LIMITS.articleBytes)}, whatever its listing says (see README, "Limits")` };
-  if (md5Base64(data) !== object.md5) return { problem: 'changed in the dev bucket while publish read it; run publish again' };
-  const problems = articleObjectProblems(data, object.name, locale, project);
-  if (problems.length) return { problem: `invalid article: ${describeProblems(problems)}` };
-  return { info: object, data };
+/**
+ * Why a dev article or picture may not be published, or its checked bytes (objectCheck.ts): its size from the
+ * listing before any download, then again while it is read (a listing can understate it), its MD5, its content.
+ */
+async function checkObject(dev: Bucket, object: ObjectInfo, locale: ContentLocale, project: Project, picture = false): Promise<{ problem: string } | Checked> {
+  const checked = await readCheckedObject(dev, object, picture ? { picture } : { shownAs: object.name, locale, project });
+  return 'problem' in checked ? checked : { info: object, data: checked.data };
 }
 
 interface Plan {
@@ -299,10 +294,9 @@ async function makePublishPlan(dev: Bucket, prod: Bucket, locales: readonly Cont
         limit(async () => {
           const item = planItem(object, publishedPictures.get(object.name), record, force);
           if (item.state === 'unchanged' || item.state === 'conflict') return void result.plan.push(item);
-          const data = await readWithin(dev, object.name, LIMITS.pictureBytes);
-          if (!data) return void result.invalid.push({ name: object.name, reason: `a picture larger than ${formatBytes(LIMITS.pictureBytes)}` });
-          if (md5Base64(data) !== object.md5 || !isPng(data)) return void result.invalid.push({ name: object.name, reason: 'not a PNG picture' });
-          result.checked.set(object.name, { info: object, data });
+          const checked = await checkObject(dev, object, locale, project, true);
+          if ('problem' in checked) return void result.invalid.push({ name: object.name, reason: checked.problem });
+          result.checked.set(object.name, checked);
           result.plan.push(item);
         }),
       ),

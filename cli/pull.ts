@@ -6,8 +6,10 @@
  * --delete. A bad object (a bad name, over the size limit, not a valid
  * article) is skipped and reported and leaves its local file as it was; the
  * others are pulled (issue 17: one bad object must not fail every night).
- * The size limit is read from the listing, so an oversized object is never
- * downloaded.
+ * The size limit is checked on the listing, so an object listed as oversized
+ * is never downloaded, and again while an object is read, so one whose
+ * listing understates it is read no further than the limit (objectCheck.ts,
+ * shared with publish).
  * Local checksums come from a size+mtime cache (localChecksums.ts), so
  * unchanged articles are neither downloaded nor read. With --snapshot a
  * runner with an empty content/ takes most articles from the bucket's packed
@@ -19,20 +21,18 @@ import { articleFile, articleFolder, displayPath } from '../shared/paths.ts';
 import pLimit from 'p-limit';
 import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
-import { LIMITS, formatBytes, tooLarge } from '../shared/limits.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { removeLeftoverTemporaries, writeFileAtomic } from '../shared/atomicWrite.ts';
-import { articleObjectProblems, describeProblems } from './articleCheck.ts';
+import { listedTooLarge, readCheckedObject } from './objectCheck.ts';
 import { loadProject } from './project.ts';
 import { createReporter, type Reporter } from './report.ts';
-import { md5Base64 } from './storage/checksum.ts';
 import { NOT_AN_ARTICLE_NAME, articleSlugOf, bucketName, openStorage, type BucketEnv, type StorageChoice } from './storage/index.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
-import { readWithin } from './storage/errors.ts';
 import { contentDirFor } from '../shared/contentOrigin.ts';
 import { pullRetractions } from './pullRetractions.ts';
 import { LocalChecksums } from './localChecksums.ts';
 import { RESTORE_ABOVE, isStale, readManifest, readPack, writeSnapshot } from './snapshot.ts';
-import { isPng, pictureSlugOf } from './generate/images.ts';
+import { pictureSlugOf } from './generate/images.ts';
 
 export interface PullOptions {
   contentDir: string;
@@ -160,6 +160,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           continue;
         }
         remotePictures.add(slug);
+        // As an article's: refused from the listing's size, before a byte of it is downloaded.
+        if (object.size > LIMITS.pictureBytes) {
+          result.skipped.push({ name: object.name, reason: listedTooLarge(object.size, LIMITS.pictureBytes) });
+          continue;
+        }
         if (!keptHere(`images/${locale}`, slug, localPictures.get(slug), object))
           jobs.push({ locale, slug, name: object.name, md5: object.md5, picture: true });
       }
@@ -179,7 +184,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
       remoteArticles.add(slug);
       // Refused from the listing's size, before a byte of it is downloaded; the local file stays as it is.
       if (object.size > LIMITS.articleBytes) {
-        result.skipped.push({ name: object.name, reason: `object ${tooLarge(object.size, LIMITS.articleBytes)} (see README, "Limits")` });
+        result.skipped.push({ name: object.name, reason: listedTooLarge(object.size, LIMITS.articleBytes) });
         continue;
       }
       listing.push(object);
@@ -237,20 +242,11 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           progress.tick(`${list === result.skipped ? 'skipped' : 'failed'} ${job.name}`);
         };
         try {
-          const data = job.packed ?? (await readWithin(bucket, job.name, job.picture ? LIMITS.pictureBytes : LIMITS.articleBytes));
-          // Larger than the listing said, and than felt reads: a bad object, as one over the limit in the listing is.
-          if (!data)
-            return leaveOut(
-              result.skipped,
-              `object larger than ${formatBytes(job.picture ? LIMITS.pictureBytes : LIMITS.articleBytes)}, whatever its listing says (see README, "Limits")`,
-            );
-          if (md5Base64(data) !== job.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
-          if (job.picture) {
-            if (!isPng(data)) return leaveOut(result.skipped, 'not a PNG picture');
-          } else {
-            const problems = articleObjectProblems(data, target, job.locale, project);
-            if (problems.length) return leaveOut(result.skipped, `invalid article: ${describeProblems(problems)}`);
-          }
+          const kind = job.picture ? { picture: true as const } : { shownAs: target, locale: job.locale, project };
+          const checked = await readCheckedObject(bucket, job, kind, job.packed);
+          // A bad object is skipped, as one over the limit in the listing is; one changed while it was read failed this time only.
+          if ('problem' in checked) return leaveOut(checked.changed ? result.failed : result.skipped, checked.problem);
+          const { data } = checked;
           await writeFileAtomic(target, data, LocalChecksums.settle);
           await checksums.wrote(target, job.picture ? `images/${job.locale}` : job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
