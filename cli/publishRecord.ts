@@ -8,7 +8,8 @@
  * not in it: they are tracked from their next publish.
  */
 import { FeltError } from '../shared/errors.ts';
-import { isNotFound, isPreconditionFailed } from './storage/errors.ts';
+import { LIMIT_HINT, LIMITS, formatBytes } from '../shared/limits.ts';
+import { isNotFound, isPreconditionFailed, isTooLarge } from './storage/errors.ts';
 import { compareNames } from './storage/nameRanges.ts';
 import type { Bucket } from './storage/types.ts';
 
@@ -30,12 +31,21 @@ export interface PublishRecord {
 export async function readPublishRecord(prod: Bucket): Promise<PublishRecord> {
   const info = await prod.stat(PUBLISH_RECORD);
   if (!info) return { objects: undefined, generation: '0' };
+  const where = `${prod.location}/${PUBLISH_RECORD}`;
+  // Far larger than a record of 100,000 articles (shared/limits.ts): refused from the stat, or while it is read.
+  const tooLarge = () =>
+    new FeltError('PUBLISH_RECORD_INVALID', `${where} is larger than the limit of ${formatBytes(LIMITS.stateRecordBytes)} for a publish record`, {
+      file: where,
+      hint: `restore it, or delete it to start a new record (production changes made before are then not detected; ${LIMIT_HINT})`,
+    });
+  if (info.size > LIMITS.stateRecordBytes) throw tooLarge();
   let data: Buffer;
   try {
-    data = await prod.read(PUBLISH_RECORD);
+    data = await prod.read(PUBLISH_RECORD, { maxBytes: LIMITS.stateRecordBytes });
   } catch (error) {
     // Deleted between the stat and the read: as if there were none.
     if (isNotFound(error)) return { objects: undefined, generation: '0' };
+    if (isTooLarge(error)) throw tooLarge();
     throw error;
   }
   let objects: Map<string, RecordEntry> | undefined;

@@ -11,11 +11,14 @@ import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { articleFile } from '../shared/paths.ts';
 import { writeFileAtomic } from '../shared/atomicWrite.ts';
+import { LIMIT_HINT, LIMITS, formatBytes, tooLarge } from '../shared/limits.ts';
 import { RETRACTED_PREFIX, retractionSchema } from '../shared/retraction.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
 import type { ContentLocale } from '../shared/types.ts';
 import type { Reporter } from './report.ts';
+import { CHANGED_WHILE_READ } from './objectCheck.ts';
 import { md5Base64 } from './storage/checksum.ts';
+import { readWithin } from './storage/errors.ts';
 import type { Bucket } from './storage/types.ts';
 
 export interface RetractionsPulled {
@@ -45,6 +48,12 @@ export async function pullRetractions(
         continue;
       }
       remote.add(`${slug}.json`);
+      // Larger than a record can be (LIMITS.retractionBytes, which the build reads it within): failed, its local copy as it was.
+      const tooBig = (what: string) => `record ${what}; replace or delete it in the bucket (${LIMIT_HINT})`;
+      if (object.size > LIMITS.retractionBytes) {
+        result.failed.push({ name: object.name, reason: tooBig(tooLarge(object.size, LIMITS.retractionBytes)) });
+        continue;
+      }
       const target = path.join(contentDir, RETRACTED_PREFIX, locale, `${slug}.json`);
       const article = articleFile(contentDir, locale, slug);
       const local = await readFile(target).catch(() => undefined);
@@ -55,8 +64,9 @@ export async function pullRetractions(
         continue;
       }
       try {
-        const data = await bucket.read(object.name);
-        if (md5Base64(data) !== object.md5) throw new Error('checksum differs from the bucket listing; it changed during the pull, run it again');
+        const data = await readWithin(bucket, object.name, LIMITS.retractionBytes);
+        if (!data) throw new Error(tooBig(`is larger than the limit of ${formatBytes(LIMITS.retractionBytes)}, whatever its listing says`));
+        if (md5Base64(data) !== object.md5) throw new Error(CHANGED_WHILE_READ);
         const record = retractionSchema.safeParse(JSON.parse(data.toString('utf8')));
         if (!record.success || record.data.slug !== slug || record.data.locale !== locale) throw new Error('not a valid retraction record for its name');
         await writeFileAtomic(target, data);

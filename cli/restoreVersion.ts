@@ -6,6 +6,7 @@
  * with its plan, its checks and its confirmation.
  */
 import { FeltError } from '../shared/errors.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { META } from './generate/existing.ts';
 import { keepVersion, listVersions, versionObjectName } from './generate/history.ts';
@@ -58,7 +59,8 @@ export async function restoreVersion(options: RestoreOptions): Promise<RestoreRe
     );
   const { locale } = found;
   const object = articleObjectName(locale, options.slug);
-  const text = await dev.read(versionObjectName(locale, options.slug, options.version));
+  // A version, and the text it replaces, is an article: one larger than the limit is refused (OBJECT_TOO_LARGE), naming it.
+  const text = await dev.read(versionObjectName(locale, options.slug, options.version), { maxBytes: LIMITS.articleBytes });
   const current = await dev.stat(object);
   reporter.print(
     `restore version ${options.version} of ${locale}/${options.slug} into ${dev.location}/${object}${current ? ', keeping the text it replaces as a new version' : ''}`,
@@ -66,7 +68,9 @@ export async function restoreVersion(options: RestoreOptions): Promise<RestoreRe
   if (options.dryRun) return { locale, restored: options.version, object };
   let keptAs: number | undefined;
   if (current && current.md5 !== md5Base64(text))
-    keptAs = await keepVersion(dev, locale, options.slug, await dev.read(object), { [META.title]: current.metadata[META.title] ?? '' });
+    keptAs = await keepVersion(dev, locale, options.slug, await dev.read(object, { maxBytes: LIMITS.articleBytes }), {
+      [META.title]: current.metadata[META.title] ?? '',
+    });
   await dev.write(object, text, {
     contentType: ARTICLE_CONTENT_TYPE,
     ifGenerationMatch: current?.generation ?? 0,

@@ -11,6 +11,7 @@
  */
 import os from 'node:os';
 import { FeltError } from '../shared/errors.ts';
+import { LIMIT_HINT, LIMITS, formatBytes } from '../shared/limits.ts';
 import { RETRACTION_LIMITS, isAbsoluteHttpUrl, isSitePath, retractionObjectName, retractionSchema, type Retraction } from '../shared/retraction.ts';
 import { SLUG_PATTERN } from '../shared/names.ts';
 import type { SiteSettings } from '../shared/types.ts';
@@ -20,7 +21,7 @@ import { loadProject } from './project.ts';
 import { checkLocales } from './pull.ts';
 import { createReporter, type Reporter } from './report.ts';
 import { articleObjectName, bucketName, openStorage, type StorageChoice } from './storage/index.ts';
-import { isPreconditionFailed } from './storage/errors.ts';
+import { isPreconditionFailed, readWithin } from './storage/errors.ts';
 
 export interface RetractOptions {
   contentDir: string;
@@ -94,7 +95,13 @@ export async function retract(options: RetractOptions): Promise<RetractResult> {
   const plan = [];
   for (const { locale, info } of found) {
     const name = articleObjectName(locale, options.slug);
-    const title = titleOf(await prod.read(name)) ?? options.slug;
+    // Read for its title only: one larger than an article can be is still retracted (taking it back is the point), named by its slug.
+    const text = await readWithin(prod, name, LIMITS.articleBytes);
+    if (!text)
+      reporter.note(
+        `${prod.location}/${name} is larger than the limit of ${formatBytes(LIMITS.articleBytes)} for an article: its record takes the slug as its title (${LIMIT_HINT})`,
+      );
+    const title = (text && titleOf(text)) ?? options.slug;
     const record = retractionSchema.parse({ slug: options.slug, locale, title, retractedAt, by, reason: options.reason, redirect });
     const inDev = devExists ? await dev.stat(name) : undefined;
     plan.push({ name, record, generation: info.generation, inDev });

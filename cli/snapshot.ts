@@ -15,13 +15,18 @@
  *
  * Nothing here decides what is correct: every article taken from a pack has
  * the listing's MD5, and a missing or damaged pack or manifest only means the
- * slow path (one GET per article), announced in one `felt:` line.
+ * slow path (one GET per article), announced in one `felt:` line. So does
+ * one larger than it can be: a manifest over LIMITS.stateRecordBytes, a pack
+ * (read, or unpacked) over what its manifest's articles can fill (packBound).
  */
+import { constants as bufferConstants } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { FeltError } from '../shared/errors.ts';
+import { LIMITS, formatBytes } from '../shared/limits.ts';
 import { md5Base64 } from './storage/checksum.ts';
+import { isTooLarge } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 
 const PACK_FORMAT = 'felt-articles-pack/1';
@@ -38,6 +43,24 @@ const manifestSchema = z.object({
 });
 export type SnapshotManifest = z.infer<typeof manifestSchema>;
 
+/** The pack's index line beyond its entries ({"format":…,"locale":…,"entries":[…]} and the newline). */
+const INDEX_HEAD_BYTES = 1024;
+/** One entry of the index, ["slug","md5",size]: a slug of at most LIMITS.slugChars, an MD5 of 24, a size of 7 digits. */
+const INDEX_ENTRY_BYTES = 512;
+
+/**
+ * The most a pack can unpack to: its manifest's articles, each at most LIMITS.articleBytes and its index entry,
+ * and the index's head; never more than a Buffer holds. Its compressed bytes are bounded alike: gzip adds at most
+ * about 0.03 % to incompressible data, and a few bytes of header.
+ */
+export function packBound(manifest: Pick<SnapshotManifest, 'articles'>): { unpacked: number; packed: number } {
+  const unpacked = manifest.articles * (LIMITS.articleBytes + INDEX_ENTRY_BYTES) + INDEX_HEAD_BYTES;
+  return {
+    unpacked: Math.min(bufferConstants.MAX_LENGTH, unpacked),
+    packed: Math.min(bufferConstants.MAX_LENGTH, unpacked + Math.ceil(unpacked / 1024) + INDEX_HEAD_BYTES),
+  };
+}
+
 /** A pull with fewer downloads than this does not bother with the pack (a warm night: its new articles only). */
 export const RESTORE_ABOVE = 50;
 
@@ -52,8 +75,11 @@ function packName(locale: string): string {
 /** The manifest, undefined when there is none; a damaged one is a FeltError the caller reports and moves past. */
 export async function readManifest(bucket: Bucket, locale: string): Promise<SnapshotManifest | undefined> {
   const name = manifestName(locale);
-  if (!(await bucket.stat(name))) return undefined;
-  const text = (await bucket.read(name)).toString('utf8');
+  const info = await bucket.stat(name);
+  if (!info) return undefined;
+  const tooLarge = () => stateProblem(bucket, name, `is larger than the limit of ${formatBytes(LIMITS.stateRecordBytes)} for a manifest`);
+  if (info.size > LIMITS.stateRecordBytes) throw tooLarge();
+  const text = (await readOrRefuse(bucket, name, LIMITS.stateRecordBytes, tooLarge)).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -70,12 +96,19 @@ export async function readManifest(bucket: Bucket, locale: string): Promise<Snap
 
 /** slug → bytes of every packed article whose MD5 is the one wanted (the bucket's current one). */
 export async function readPack(bucket: Bucket, manifest: SnapshotManifest, wanted: ReadonlyMap<string, string>): Promise<Map<string, Buffer>> {
-  const packed = await bucket.read(manifest.pack);
+  const bound = packBound(manifest);
+  const holds = `more than its manifest's ${manifest.articles.toLocaleString('en')} articles can fill`;
+  const packed = await readOrRefuse(bucket, manifest.pack, bound.packed, () =>
+    stateProblem(bucket, manifest.pack, `is larger than ${formatBytes(bound.packed)}, ${holds}`),
+  );
   if (md5Base64(packed) !== manifest.md5) throw stateProblem(bucket, manifest.pack, 'does not have the MD5 its manifest names');
   let data: Buffer;
   try {
-    data = gunzipSync(packed);
-  } catch {
+    // Unpacked no further than the manifest allows: a small pack can unpack to gigabytes (a gzip bomb).
+    data = gunzipSync(packed, { maxOutputLength: bound.unpacked });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      throw stateProblem(bucket, manifest.pack, `unpacks to more than ${formatBytes(bound.unpacked)}, ${holds}`);
     throw stateProblem(bucket, manifest.pack, 'is not gzip');
   }
   const newline = data.indexOf(10);
@@ -146,6 +179,15 @@ export async function writeSnapshot(
   };
   await bucket.write(manifestName(locale), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), { contentType: 'application/json' });
   return manifest;
+}
+
+/** The object's bytes, at most `maxBytes` of them; one larger is refused with `refusal()`. */
+async function readOrRefuse(bucket: Bucket, name: string, maxBytes: number, refusal: () => FeltError): Promise<Buffer> {
+  try {
+    return await bucket.read(name, { maxBytes });
+  } catch (error) {
+    throw isTooLarge(error) ? refusal() : error;
+  }
 }
 
 function stateProblem(bucket: Bucket, name: string, what: string): FeltError {

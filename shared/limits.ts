@@ -25,6 +25,20 @@ export const LIMITS = {
   adSnippetBytes: 8 * KB,
   /** One article's cover picture in a bucket (images/{locale}/{slug}.png): a generated one is 1-3 MB. */
   pictureBytes: 16 * MB,
+  /**
+   * One retraction record (retracted/{locale}/{slug}.json), in the production bucket and in content/retracted/:
+   * felt retract writes a title of at most 200 characters, a reason of 10,000, a name of 200 and a redirect of
+   * 2,000: 33 KB (33,542 bytes) when every character of the title, the reason and the name takes three bytes in UTF-8.
+   */
+  retractionBytes: 64 * KB,
+  /**
+   * One of felt's own records in a bucket: the publish record (felt/publish-record.json), a state snapshot's
+   * manifest (state/articles-{locale}.json), a batch record (batches/{id}.json). The publish record is the largest:
+   * written as publish writes it, at 100,000 articles each with its cover picture it is 37 MB with 90-character slugs
+   * (the longest generate makes) and 58 MB with 200-character ones (the longest allowed). A batch record of
+   * 50,000 requests (the most an OpenAI batch takes) is 7 MB; a manifest is under 1 KB.
+   */
+  stateRecordBytes: 128 * MB,
   /** A slug (articles, categories, authors, the brand): it names a file or folder, and a file name has at most 255 bytes. */
   slugChars: 200,
   /** A text field (a title, a tagline, a biography): the site's title is on every page, several times. */

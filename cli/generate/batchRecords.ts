@@ -6,7 +6,9 @@
  * one bad file does not stop every later --batch and --collect (issue 17).
  */
 import { z } from 'zod';
+import { LIMIT_HINT, LIMITS, formatBytes } from '../../shared/limits.ts';
 import type { Reporter } from '../report.ts';
+import { isNotFound, readWithin } from '../storage/errors.ts';
 import type { Bucket } from '../storage/types.ts';
 
 const recordSchema = z.object({
@@ -38,8 +40,19 @@ export async function readRecords(bucket: Bucket, reporter: Reporter): Promise<(
   const records = [];
   for (const object of await bucket.list(RECORDS)) {
     let record: BatchRecord;
+    // Larger than any batch's record (shared/limits.ts): skipped as unreadable, from its listing or while it is read.
+    // A storage failure is not the record's fault: it stops the command, rather than advise deleting a good record.
+    let data: Buffer | undefined;
     try {
-      const parsed = recordSchema.safeParse(JSON.parse((await bucket.read(object.name)).toString('utf8')));
+      data = object.size > LIMITS.stateRecordBytes ? undefined : await readWithin(bucket, object.name, LIMITS.stateRecordBytes);
+    } catch (error) {
+      // Deleted since the listing: as if it had not been listed.
+      if (isNotFound(error)) continue;
+      throw error;
+    }
+    try {
+      if (!data) throw new Error(`larger than the limit of ${formatBytes(LIMITS.stateRecordBytes)} for a record, ${LIMIT_HINT}`);
+      const parsed = recordSchema.safeParse(JSON.parse(data.toString('utf8')));
       if (!parsed.success) throw new Error(`${parsed.error.issues[0]!.path.join('.') || 'the record'}: ${parsed.error.issues[0]!.message}`);
       record = parsed.data;
     } catch (error) {

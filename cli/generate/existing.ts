@@ -15,6 +15,7 @@ import { LIMITS } from '../../shared/limits.ts';
 import type { ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
 import { toCamelCase } from '../../shared/names.ts';
+import { isNotFound, readWithin } from '../storage/errors.ts';
 import type { Bucket, ObjectInfo } from '../storage/types.ts';
 import { Registry } from './registry.ts';
 import { decodeSignature, encodeSignature, signatureOf, type Signature } from './similarity.ts';
@@ -97,8 +98,14 @@ async function describeObject(object: ObjectInfo, bucket: Bucket, locale: Conten
     signature: decodeSignature(meta[META.signature]),
   };
   if (fromMeta.signature || object.size > LIMITS.articleBytes) return fromMeta;
-  // Stored before felt kept a signature (or edited by hand): read it once to compare its body too.
-  const bytes = await bucket.read(object.name).catch(() => undefined);
+  // Stored before felt kept a signature (or edited by hand): read it once to compare its body too. One larger
+  // than an article can be (its listing understated it) is described by its metadata, as one listed so, and so is
+  // one deleted since the listing; any other failure (a 5xx, denied credentials) fails the scan: a check that
+  // silently compared nothing would let a duplicate topic through.
+  const bytes = await readWithin(bucket, object.name, LIMITS.articleBytes).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
   const read = bytes && describeSource(slug, bytes.toString('utf8'), locale);
   if (keepSignature && read?.signature) {
     const metadata = {

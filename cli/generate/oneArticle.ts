@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FeltError } from '../../shared/errors.ts';
+import { LIMITS } from '../../shared/limits.ts';
 import { articleFile, PROMPTS_DIR } from '../../shared/paths.ts';
 import { CONTENT_LOCALES, type CategoryNode, type ContentLocale } from '../../shared/types.ts';
 import { splitFrontmatter } from '../../site/content/frontmatter.ts';
@@ -49,7 +50,9 @@ export async function findArticle(contentDir: string, categories: CategoryNode[]
     const name = articleObjectName(candidate, slug);
     const info = devExists ? await dev.stat(name) : undefined;
     if (info) {
-      found.push(describe(await dev.read(name), candidate, slug, `${dev.location}/${name}`, categories, info));
+      // Larger than an article can be: refused (OBJECT_TOO_LARGE) with the object's name, the limit and the fix.
+      const text = await dev.read(name, { maxBytes: LIMITS.articleBytes });
+      found.push(describe(text, candidate, slug, `${dev.location}/${name}`, categories, info));
       continue;
     }
     const file = articleFile(contentDir, candidate, slug);

@@ -4,6 +4,7 @@
  * credentials, and the CLI prints one line.
  */
 import { FeltError } from '../../shared/errors.ts';
+import { LIMIT_HINT, formatBytes } from '../../shared/limits.ts';
 import type { Bucket } from './types.ts';
 
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
@@ -44,7 +45,13 @@ export function isNotFound(error: unknown): boolean {
 
 /** The refusal of an object past a read's `maxBytes`. */
 export function objectTooLarge(where: string, maxBytes: number): FeltError {
-  return new FeltError(TOO_LARGE, `${where} holds more than ${maxBytes.toLocaleString('en')} bytes, whatever its listing says`);
+  return new FeltError(TOO_LARGE, `${where} is larger than the limit of ${formatBytes(maxBytes)}, whatever its listing says`, {
+    hint: `replace or remove the object in the bucket (${LIMIT_HINT})`,
+  });
+}
+
+export function isTooLarge(error: unknown): boolean {
+  return error instanceof FeltError && error.code === TOO_LARGE;
 }
 
 /** An object's bytes when it holds at most `maxBytes`; undefined when it holds more (Bucket.read's OBJECT_TOO_LARGE). */
@@ -52,7 +59,7 @@ export async function readWithin(bucket: Bucket, name: string, maxBytes: number)
   try {
     return await bucket.read(name, { maxBytes });
   } catch (error) {
-    if (error instanceof FeltError && error.code === TOO_LARGE) return undefined;
+    if (isTooLarge(error)) return undefined;
     throw error;
   }
 }

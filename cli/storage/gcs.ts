@@ -142,13 +142,8 @@ class GcsBucket implements Bucket {
     }
   }
 
-  async read(name: string, options: ReadOptions = {}): Promise<Buffer> {
+  async read(name: string, { maxBytes }: ReadOptions): Promise<Buffer> {
     const where = `${this.location}/${name}`;
-    const { maxBytes } = options;
-    if (maxBytes === undefined) {
-      const [data] = await guard(where, async () => (await this.file(name)).download());
-      return data;
-    }
     const file = await this.file(name);
     // Streamed and counted: download() buffers the whole object, 600 MB where the listing said 100 bytes.
     const read = await guard(

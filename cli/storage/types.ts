@@ -61,10 +61,11 @@ export interface Bucket {
   list(prefix: string, range?: NameRange): Promise<ObjectInfo[]>;
   stat(name: string): Promise<ObjectInfo | undefined>;
   /**
-   * The object's bytes. With `maxBytes`, one larger than that is refused (OBJECT_TOO_LARGE) after at most
-   * `maxBytes + 1` bytes were read, whatever its listing said of its size: a listing can understate it.
+   * The object's bytes. One larger than `maxBytes` is refused (OBJECT_TOO_LARGE) after at most `maxBytes + 1`
+   * bytes were read, whatever its listing said of its size: a listing can understate it. There is no unbounded
+   * read: every caller names its limit (shared/limits.ts), and readWithin (errors.ts) turns the refusal into undefined.
    */
-  read(name: string, options?: ReadOptions): Promise<Buffer>;
+  read(name: string, options: ReadOptions): Promise<Buffer>;
   write(name: string, data: Buffer, options: WriteOptions): Promise<ObjectInfo>;
   /** Server-side copy to another bucket of the same storage. */
   copyTo(name: string, target: Bucket, targetName: string, options?: { ifGenerationMatch?: string | number }): Promise<ObjectInfo>;
@@ -84,5 +85,6 @@ export const STORAGE_KINDS = ['local', 'gcs'] as const;
 export type StorageKind = (typeof STORAGE_KINDS)[number];
 
 export interface ReadOptions {
-  maxBytes?: number;
+  /** The most bytes the caller takes: a limit of shared/limits.ts, or one derived from them. */
+  maxBytes: number;
 }

@@ -10,11 +10,10 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import { readJsonFile } from '../../shared/json.ts';
+import { LIMITS } from '../../shared/limits.ts';
 import { displayPath } from '../../shared/paths.ts';
 import { RETRACTED_PREFIX, retractionSchema, type Retraction } from '../../shared/retraction.ts';
 import type { ContentLocale, SiteContent } from '../../shared/types.ts';
-
-const RECORD_BYTES = 64 * 1024;
 
 export async function loadRetractions(root: string, locale: ContentLocale, problems: Problem[]): Promise<Retraction[]> {
   const folder = path.join(root, RETRACTED_PREFIX, locale);
@@ -22,7 +21,7 @@ export async function loadRetractions(root: string, locale: ContentLocale, probl
   const found: Retraction[] = [];
   for (const name of names) {
     const file = path.join(folder, name);
-    const record = await readJsonFile(file, retractionSchema, problems, { root, maxBytes: RECORD_BYTES });
+    const record = await readJsonFile(file, retractionSchema, problems, { root, maxBytes: LIMITS.retractionBytes });
     if (!record) continue;
     if (`${record.slug}.json` !== name || record.locale !== locale) {
       problems.push({ file: displayPath(file), severity: 'error', field: 'slug', message: `names ${record.locale}/${record.slug}, not the file's own place`, hint: `move it to ${RETRACTED_PREFIX}/${record.locale}/${record.slug}.json` });

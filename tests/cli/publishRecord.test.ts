@@ -11,6 +11,7 @@ import { PUBLISH_RECORD, readPublishRecord, updatePublishRecord } from '../../cl
 import { LocalStorage } from '../../cli/storage/local.ts';
 import type { Bucket } from '../../cli/storage/types.ts';
 import { FeltError } from '../../shared/errors.ts';
+import { LIMITS } from '../../shared/limits.ts';
 
 let root: string;
 let prod: Bucket;
@@ -39,6 +40,23 @@ describe('the publish record', () => {
     expect(after.objects!.get('articles/en_US/night-7.md')).toEqual({ generation: '8', md5: 'new-7==' });
     expect(after.objects!.get('articles/tr_TR/article-033333.md')).toEqual({ generation: String(1_700_000_000_033_333), md5: 'md5-33333==' });
   });
+
+  it('stays far under its limit at 100,000 articles, each with its cover picture and a slug as long as generate makes (the figure in shared/limits.ts)', async () => {
+    const objects = new Map<string, { generation: string; md5: string }>();
+    for (const locale of ['en_US', 'ru_RU', 'tr_TR'])
+      for (let n = 0; n < 33_334; n++) {
+        const slug = `article-${n}-`.padEnd(90, 'x');
+        const entry = { generation: String(1_700_000_000_000_000 + n), md5: 'AAAAAAAAAAAAAAAAAAAAAA==' };
+        objects.set(`articles/${locale}/${slug}.md`, entry).set(`images/${locale}/${slug}.png`, entry);
+      }
+    await prod.delete(PUBLISH_RECORD).catch(() => undefined);
+    await updatePublishRecord(prod, objects);
+    const size = (await prod.stat(PUBLISH_RECORD))!.size;
+    // 37 MB, written as publish writes it: the limit leaves more than three times that.
+    expect(size).toBeGreaterThan(30 * 1024 * 1024);
+    expect(size * 3).toBeLessThan(LIMITS.stateRecordBytes);
+    expect((await readPublishRecord(prod)).objects!.size).toBe(200_004);
+  }, 60_000);
 
   it.each([
     ['not JSON', '{"version": 1,'],

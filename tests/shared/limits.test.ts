@@ -8,6 +8,7 @@
  * inputs through the CLI.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { formatBytes, LIMITS, tooLarge } from '../../shared/limits.ts';
 import { siteSettingsSchema } from '../../shared/settings.ts';
 import { issueProblems } from '../../shared/validation.ts';
 import { parseArticle } from '../../site/content/parseArticle.ts';
+import { loadRetractions } from '../../site/content/retractions.ts';
 import { siteSettings } from '../support/fixtureSite.ts';
 import { tempDir } from '../site/helpers.ts';
 import { VALID_FRONTMATTER } from '../site/helpers.ts';
@@ -163,5 +165,29 @@ describe('a file with a great many problems', () => {
     expect(problems).toHaveLength(LIMITS.problemsPerFile + 1);
     expect(lookups).toBe(LIMITS.problemsPerFile + 1);
     expect(formatProblem(problems.at(-1)!)).toBe('categories.json:101: and 79,900 more problems in this file (only the first 100 are listed)');
+  });
+});
+
+describe('the limits of what felt reads from a bucket', () => {
+  it('are in the README\'s "Limits" table, each with its figure', () => {
+    const readme = readFileSync(path.join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('### Limits'), readme.indexOf('## Audits'));
+    const row = (what: string) => table.split('\n').find((line) => line.startsWith(`| ${what}`));
+    expect(row('a retraction record')).toMatch(new RegExp(`\\| ${formatBytes(LIMITS.retractionBytes)} \\|$`));
+    expect(row("felt's own records in a bucket")).toMatch(new RegExp(`\\| ${formatBytes(LIMITS.stateRecordBytes)} \\|$`));
+    expect(row("a state snapshot's pack")).toMatch(new RegExp(`\\| ${formatBytes(LIMITS.articleBytes)} and 512 bytes per article`));
+  });
+
+  it('bound a retraction record in content/retracted/ as in the bucket (LIMITS.retractionBytes)', async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, 'retracted', 'en_US'), { recursive: true });
+    const record = JSON.stringify({ slug: 'gone', padding: 'x'.repeat(LIMITS.retractionBytes) });
+    await writeFile(path.join(root, 'retracted', 'en_US', 'gone.json'), record);
+    const problems: Parameters<typeof loadRetractions>[2] = [];
+    expect(await loadRetractions(root, 'en_US', problems)).toEqual([]);
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/\/retracted\/en_US\/gone\.json: file is [\d,]+ bytes, larger than the limit of 65,536 bytes \(see README, "Limits"\)$/),
+    ]);
+    expect(problems[0]!.message).toBe(`file ${tooLarge(Buffer.byteLength(record), LIMITS.retractionBytes)}`);
   });
 });

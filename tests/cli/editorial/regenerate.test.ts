@@ -16,6 +16,7 @@ import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
 import { fixtureCopy } from '../../site/helpers.ts';
 import { fixtureArticle, openBucket, quiet, storageChoice } from './helpers.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 
 const KEY = 'sk-test-editorial-0123456789';
 let llm: FakeOpenAi;
@@ -59,7 +60,7 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     expect(asked).toContain('Keep the slug "river-bets"');
     expect(asked).toContain('Beginner Poker Tips');
 
-    const rewritten = (await dev.read('articles/en_US/river-bets.md')).toString('utf8');
+    const rewritten = (await dev.read('articles/en_US/river-bets.md', { maxBytes: LIMITS.articleBytes })).toString('utf8');
     const { article, problems } = parseArticle(rewritten, 'river-bets.md', 'en_US');
     expect(problems).toEqual([]);
     expect(article).toMatchObject({
@@ -72,17 +73,17 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
       entities: [{ category: 'pokerGuides', subcategories: [{ subcategory: 'beginnerPokerTips' }] }],
     });
     expect(article!.title).not.toBe('River Bets');
-    expect((await dev.read('history/en_US/river-bets/1.md')).toString('utf8')).toBe(original);
+    expect((await dev.read('history/en_US/river-bets/1.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(original);
 
     // Published, then undone: version 1 comes back to dev and to production; the regenerated text is kept as version 2.
     await publish({ ...common, slugs: ['river-bets'], yes: true, reporter: quiet().reporter });
     const prod = await openBucket(contentDir, choice, 'prod');
-    expect((await prod.read('articles/en_US/river-bets.md')).toString('utf8')).toBe(rewritten);
+    expect((await prod.read('articles/en_US/river-bets.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(rewritten);
     const restored = await restoreVersion({ ...common, slug: 'river-bets', version: 1, reporter: quiet().reporter });
     expect(restored).toMatchObject({ locale: 'en_US', restored: 1, kept: 2 });
     await publish({ ...common, slugs: ['river-bets'], yes: true, reporter: quiet().reporter });
-    expect((await prod.read('articles/en_US/river-bets.md')).toString('utf8')).toBe(original);
-    expect((await dev.read('history/en_US/river-bets/2.md')).toString('utf8')).toBe(rewritten);
+    expect((await prod.read('articles/en_US/river-bets.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(original);
+    expect((await dev.read('history/en_US/river-bets/2.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(rewritten);
 
     // On the command line: publish's own --version (not felt's), and a version not kept is one line, exit 1.
     const printed: string[] = [];
@@ -95,7 +96,7 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     printed.length = 0;
     expect(await main(['node', 'felt', 'publish', '--slug', 'river-bets', '--version', '2', '--yes', ...cli])).toBe(0);
     vi.restoreAllMocks();
-    expect((await prod.read('articles/en_US/river-bets.md')).toString('utf8')).toBe(rewritten);
+    expect((await prod.read('articles/en_US/river-bets.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(rewritten);
   });
 
   it('a failing answer leaves the old text and keeps no version; an unknown slug or version is one clear error', async () => {

@@ -19,6 +19,7 @@ import { startServer } from '../../../site/serve/server.ts';
 import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { fixtureCopy, tempDir } from '../../site/helpers.ts';
 import { articlePath, fixtureArticle, openBucket, putArticle, quiet, storageChoice } from './helpers.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 
 let gcs: FakeGcs;
 beforeAll(async () => void (gcs = await startFakeGcs()));
@@ -59,7 +60,7 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     await retract({ contentDir, slug: 'moved-guide', redirect: '/articles/poker-basics', by: 'night editor', storage: choice, reporter: quiet().reporter });
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
     expect(await dev.stat('articles/en_US/river-bets.md')).toBeUndefined();
-    const record = JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString('utf8'));
+    const record = JSON.parse((await prod.read('retracted/en_US/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString('utf8'));
     expect(record).toMatchObject({ slug: 'river-bets', locale: 'en_US', title: 'River Bets', by: 'night editor', reason: 'wrong odds' });
     expect(Date.parse(record.retractedAt)).toBeGreaterThan(0);
 
@@ -137,7 +138,9 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
     });
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
     expect(await dev.stat('articles/en_US/river-bets.md')).toBeDefined();
-    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).redirect).toBe('https://elsewhere.example/odds');
+    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString()).redirect).toBe(
+      'https://elsewhere.example/odds',
+    );
   });
 });
 
@@ -200,11 +203,13 @@ describe('felt retract --redirect to an article of this site', () => {
     });
     expect(await prod.list('retracted/')).toEqual([]);
     await retract({ contentDir, slug: 'river-bets', locales: ['en_US'], redirect: '/articles/kept-guide/', storage, reporter: quiet().reporter });
-    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).redirect).toBe('/articles/kept-guide/');
+    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString()).redirect).toBe(
+      '/articles/kept-guide/',
+    );
     expect(await prod.stat('articles/ru_RU/river-bets.md')).toBeDefined();
     // A page of the site that is not an article is taken as it is.
     await retract({ contentDir, slug: 'river-bets', redirect: '/poker-guides', storage, reporter: quiet().reporter });
-    expect(JSON.parse((await prod.read('retracted/ru_RU/river-bets.json')).toString()).redirect).toBe('/poker-guides');
+    expect(JSON.parse((await prod.read('retracted/ru_RU/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString()).redirect).toBe('/poker-guides');
   });
 });
 
@@ -229,7 +234,7 @@ describe('felt retract with FELT_OPERATOR set but empty', () => {
     } finally {
       vi.unstubAllEnvs();
     }
-    const record = JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString('utf8')) as { by: string };
+    const record = JSON.parse((await prod.read('retracted/en_US/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString('utf8')) as { by: string };
     expect(record.by.length).toBeGreaterThan(0);
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
   });
@@ -293,10 +298,10 @@ describe('felt retract against a production edit made meanwhile', () => {
     } finally {
       gcs.afterChange = undefined;
     }
-    expect((await prod.read('articles/en_US/river-bets.md')).toString()).toContain('River Bets, Fixed');
+    expect((await prod.read('articles/en_US/river-bets.md', { maxBytes: LIMITS.articleBytes })).toString()).toContain('River Bets, Fixed');
     await retract({ contentDir, slug: 'river-bets', storage: choice, reporter: quiet().reporter });
     expect(await prod.stat('articles/en_US/river-bets.md')).toBeUndefined();
-    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json')).toString()).title).toBe('River Bets, Fixed');
+    expect(JSON.parse((await prod.read('retracted/en_US/river-bets.json', { maxBytes: LIMITS.retractionBytes })).toString()).title).toBe('River Bets, Fixed');
   });
 });
 

@@ -16,6 +16,7 @@ import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../support/fakeOpenAi.ts';
 import { fixtureCopy } from '../../site/helpers.ts';
 import { openBucket, quiet, storageChoice } from './helpers.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 
 const KEY = 'sk-test-editorial-0123456789';
 let llm: FakeOpenAi;
@@ -53,12 +54,18 @@ describe.each(['local', 'gcs'] as const)('%s storage', (kind) => {
 
     const dev = await openBucket(contentDir, choice, 'dev');
     for (const stored of result.stored) {
-      const { article, problems } = parseArticle((await dev.read(stored.object)).toString('utf8'), `${stored.slug}.md`, stored.locale);
+      const { article, problems } = parseArticle(
+        (await dev.read(stored.object, { maxBytes: LIMITS.articleBytes })).toString('utf8'),
+        `${stored.slug}.md`,
+        stored.locale,
+      );
       expect(problems).toEqual([]);
       expect(article).toMatchObject({ locale: stored.locale, translationKey: 'poker-basics', author: 'Mara Lindqvist', date: '2026-04-03' });
       expect(article!.entities[0]).toMatchObject({ category: 'pokerGuides', subcategories: [{ subcategory: 'beginnerPokerTips' }] });
     }
-    expect((await dev.read('articles/en_US/poker-basics.md')).toString('utf8')).toMatch(/^locale: en_US\ntranslationKey: poker-basics$/m);
+    expect((await dev.read('articles/en_US/poker-basics.md', { maxBytes: LIMITS.articleBytes })).toString('utf8')).toMatch(
+      /^locale: en_US\ntranslationKey: poker-basics$/m,
+    );
 
     // A rerun finds the set complete: no call, nothing written.
     const again = await translateArticle({ ...common, slug: 'poker-basics', to: ['ru_RU', 'tr_TR'], reporter: quiet().reporter });

@@ -16,6 +16,7 @@ import { listInRanges, nameRanges } from '../../../cli/storage/nameRanges.ts';
 import type { Storage } from '../../../cli/storage/types.ts';
 import { startFakeGcs, type FakeGcs } from '../../support/fakeGcs.ts';
 import { listenOnLoopback } from '../../support/loopback.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 
 let gcs: FakeGcs;
 let tmp: string;
@@ -53,7 +54,7 @@ describe.each(backends)('%s backend', (_kind, open) => {
     expect(listed.map((o) => o.name)).toEqual(['articles/en_US/x.md']);
     expect(listed[0]!.metadata.title).toBe('X');
     expect(listed[0]!.contentType).toBe('text/markdown; charset=utf-8');
-    expect((await a.read('articles/en_US/x.md')).toString()).toBe(body.toString());
+    expect((await a.read('articles/en_US/x.md', { maxBytes: LIMITS.articleBytes })).toString()).toBe(body.toString());
 
     const copied = await a.copyTo('articles/en_US/x.md', b, 'articles/en_US/x.md', { ifGenerationMatch: 0 });
     expect(copied.md5).toBe(info.md5);
@@ -72,9 +73,23 @@ describe.each(backends)('%s backend', (_kind, open) => {
     const big = Buffer.alloc(300_000, 7);
     const info = await bucket.write('big/file.bin', big, { contentType: 'application/octet-stream', resumable: true });
     expect(info.size).toBe(big.length);
-    expect((await bucket.read('big/file.bin')).equals(big)).toBe(true);
+    expect((await bucket.read('big/file.bin', { maxBytes: big.length })).equals(big)).toBe(true);
     for (let i = 0; i < 30; i++) await bucket.write(`many/${String(i).padStart(3, '0')}.txt`, Buffer.from(String(i)), { contentType: 'text/plain' });
     expect((await bucket.list('many/')).length).toBe(30);
+  });
+
+  it('reads no more than maxBytes: a larger object is refused in one line naming it and the limit, however its listing understates it', async () => {
+    const bucket = open().bucket('mag-dev');
+    await bucket.write('limited/two-kb.bin', Buffer.alloc(2048, 1), { contentType: 'application/octet-stream' });
+    expect((await bucket.read('limited/two-kb.bin', { maxBytes: 2048 })).length).toBe(2048);
+    const refused = await bucket.read('limited/two-kb.bin', { maxBytes: 1024 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(FeltError);
+    expect((refused as FeltError).code).toBe('OBJECT_TOO_LARGE');
+    expect((refused as FeltError).message).toBe(`${bucket.location}/limited/two-kb.bin is larger than the limit of 1 KB, whatever its listing says`);
+    expect((refused as FeltError).hint).toBe('replace or remove the object in the bucket (see README, "Limits")');
   });
 
   it('lists a name range (from included, before excluded), and ranges cut by nameRanges hold every name once', async () => {
