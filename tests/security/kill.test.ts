@@ -10,6 +10,7 @@
  * - `felt generate` killed midway: every stored article is whole, and a
  *   rerun of the same command keeps them and writes only what is missing.
  */
+import { LIMITS } from '../../shared/limits.ts';
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -272,7 +273,7 @@ describe('felt generate killed with SIGKILL midway', () => {
     expect(first.length).toBeLessThan(24);
     const kept = new Map<string, string>();
     for (const object of first) {
-      const data = await bucket.read(object.name);
+      const data = await bucket.read(object.name, { maxBytes: LIMITS.articleBytes });
       const slug = path.posix.basename(object.name, '.md');
       expect(parseArticle(data.toString('utf8'), `${slug}.md`, 'en_US').problems, object.name).toEqual([]);
       kept.set(object.name, data.toString('utf8'));
@@ -287,6 +288,6 @@ describe('felt generate killed with SIGKILL midway', () => {
     expect(summary.alreadyDone + summary.stored.length).toBe(24);
     const all = await stored();
     expect(all).toHaveLength(24);
-    for (const [name, text] of kept) expect((await bucket.read(name)).toString('utf8')).toBe(text);
+    for (const [name, text] of kept) expect((await bucket.read(name, { maxBytes: LIMITS.articleBytes })).toString('utf8')).toBe(text);
   }, 180_000);
 });
