@@ -94,12 +94,6 @@ export interface DeployResult {
   dryRun: boolean;
 }
 
-// The same types (contentTypeFor) and caching as `felt serve`
-// (site/serve/headers.ts), so the hosted site behaves as the one tested locally.
-export function cacheControlOf(name: string): string {
-  return cacheControlFor(name);
-}
-
 /**
  * Custom metadata on a gzip-encoded object: the MD5 of the file before
  * compression, so the next deploy compares sources, not compressor output
@@ -218,7 +212,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
     if (!current || !sameContent(current, entry)) {
       result.upload.push(name);
       if (entry.encoding) result.gzipped.push(name);
-    } else if (current.contentType !== contentType || current.cacheControl !== cacheControlOf(name)) result.patch.push(name);
+    } else if (current.contentType !== contentType || current.cacheControl !== cacheControlFor(name)) result.patch.push(name);
     else result.unchanged++;
   }
   for (const name of remote.keys()) if (!local.has(name)) (options.delete ? result.remove : result.stale).push(name);
@@ -299,7 +293,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
           const data = encoding ? await gzip(raw, { level: 9 }) : raw;
           await bucket.write(name, data, {
             contentType: contentTypeFor(name),
-            cacheControl: cacheControlOf(name),
+            cacheControl: cacheControlFor(name),
             ...(encoding ? { contentEncoding: encoding, metadata: { [SOURCE_MD5]: md5 } } : {}),
             resumable: data.length > (options.resumableAbove ?? 8 * 1024 * 1024),
           });
@@ -312,7 +306,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   await Promise.all([
     ...result.upload.map(upload),
     ...result.patch.map((name) =>
-      attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlOf(name) })),
+      attempt(name, 'patched', () => bucket.patch(name, { contentType: contentTypeFor(name), cacheControl: cacheControlFor(name) })),
     ),
   ]);
   // After the uploads, so the pages they name are there.

@@ -16,12 +16,12 @@ import { cp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { SOURCE_MD5, cacheControlOf } from '../../cli/deploy.ts';
+import { SOURCE_MD5 } from '../../cli/deploy.ts';
 import { md5Base64 } from '../../cli/storage/checksum.ts';
 import { ERROR_PAGES } from '../../shared/errorPages.ts';
 import { FELT_ROOT as ROOT } from '../../shared/paths.ts';
 import { isCompressible } from '../../site/serve/compression.ts';
-import { contentTypeFor } from '../../site/serve/headers.ts';
+import { cacheControlFor, contentTypeFor } from '../../site/serve/headers.ts';
 import { startFakeGcs } from '../../tests/support/fakeGcs.ts';
 
 const FELT = path.join(ROOT, 'bin', 'felt.js');
@@ -54,7 +54,7 @@ export async function runDeployScale(distDir: string, profileDir?: string): Prom
       const gzip = isCompressible(contentType, statSync(file).size);
       gcs.put(BUCKET, name, gzip ? gzipSync(raw, { level: 1 }) : raw, {
         contentType,
-        cacheControl: cacheControlOf(name),
+        cacheControl: cacheControlFor(name),
         metadata: gzip ? { [SOURCE_MD5]: md5Base64(raw) } : {},
       });
       if (gzip) gcs.buckets.get(BUCKET)!.get(name)!.contentEncoding = 'gzip';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import mime from 'mime-types';
 import { CONTENT_SECURITY_POLICY } from '../render/securityPolicy.ts';
-import { IMMUTABLE, NO_CACHE, ONE_HOUR, REVALIDATE, isImmutablePath } from '../client/cacheRules.ts';
+import { IMMUTABLE, NO_CACHE, ONE_HOUR, REVALIDATE, isImmutablePath } from '../../shared/cacheRules.ts';
 
 /**
  * Where felt answers differently from the common table (mime-types, from

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deploy } from '../../cli/deploy.ts';
-import { IMMUTABLE, REVALIDATE } from '../../site/client/cacheRules.ts';
+import { IMMUTABLE, REVALIDATE } from '../../shared/cacheRules.ts';
 import { loadProject } from '../../cli/project.ts';
 import { publish } from '../../cli/publish.ts';
 import { pull } from '../../cli/pull.ts';

@@ -5,7 +5,7 @@
  * back to the copy kept when the visitor last opened them; hashed assets
  * come from the cache first. A new build's worker deletes older caches.
  */
-import { isImmutablePath } from '../cacheRules.ts';
+import { isImmutablePath } from '../../../shared/cacheRules.ts';
 
 declare const FELT_BUILD: string;
 declare const FELT_OFFLINE_HTML: string;

@@ -1,9 +1,8 @@
 /**
  * How long a copy of each file of the site may be used: the Cache-Control values that `felt serve` and
  * `felt deploy` send (site/serve/headers.ts picks one per file), and the rule for the files named by their bytes'
- * hash, which the service worker (sw/sw.ts) answers from its cache first. It lives in the browser project because
- * the worker imports it and that project compiles only the files it lists; Node code imports it as it imports the
- * islands.
+ * hash, which the service worker (site/client/sw/sw.ts) answers from its cache first. Free of Node: the browser
+ * project (site/client/tsconfig.json) lists it for the worker.
  */
 
 /** A file named by its bytes' hash never changes under its name: kept a year, never asked about again. */
