@@ -39,6 +39,12 @@ export const LIMITS = {
    * 50,000 requests (the most an OpenAI batch takes) is 7 MB; a manifest is under 1 KB.
    */
   stateRecordBytes: 128 * MB,
+  /**
+   * One answer of the model's chat API (its whole JSON, read as it comes): an article at the longest a locale's rules
+   * allow is about 20 KB of it. An endpoint that streamed 60 MB was read whole (6.9 s and 390 MB) before the checks
+   * refused its title; past this the answer is dropped as it arrives.
+   */
+  answerBytes: 4 * MB,
   /** A slug (articles, categories, authors, the brand): it names a file or folder, and a file name has at most 255 bytes. */
   slugChars: 200,
   /** A text field (a title, a tagline, a biography): the site's title is on every page, several times. */

@@ -16,6 +16,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe } from 'node:diagnostics_channel';
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { FeltError } from '../../shared/errors.ts';
+import { LIMIT_HINT, LIMITS, formatBytes } from '../../shared/limits.ts';
 import { redactSecrets } from '../secrets.ts';
 import { ANSWER_JSON_SCHEMA } from './answer.ts';
 import { Budget, type BudgetOptions } from './budget.ts';
@@ -206,7 +207,10 @@ class FeltOpenAI extends OpenAI {
       attempts.lastFailure = `HTTP ${response.status}`;
       attempts.onFailure(0);
     }
-    const answer = untilBodyEnds(response, done);
+    // A chat answer is read no further than its limit; the images API's (a picture in base64) and a batch's
+    // results file are other reads, with limits of their own.
+    const maxBytes = String(url).endsWith('/chat/completions') ? LIMITS.answerBytes : undefined;
+    const answer = untilBodyEnds(response, done, maxBytes);
     if (attempts && response.ok) {
       // The SDK reads the body after this returns, and does not retry when that fails: an answer
       // cut off there was asked for all the same, and may have been billed.
@@ -217,11 +221,22 @@ class FeltOpenAI extends OpenAI {
           attempts.lastFailure = 'request timed out';
           return new APIConnectionTimeoutError();
         }
+        if (error instanceof AnswerTooLarge) {
+          attempts.lastFailure = error.message;
+          return error;
+        }
         attempts.lastFailure = error instanceof SyntaxError ? 'answer unreadable' : 'answer cut off';
         return new Error(`${attempts.lastFailure} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
       });
     }
     return answer;
+  }
+}
+
+/** An answer past LIMITS.answerBytes: refused as it arrives, the rest never read. */
+class AnswerTooLarge extends Error {
+  constructor(maxBytes: number) {
+    super(`answer larger than ${formatBytes(maxBytes)}, the limit (${LIMIT_HINT})`);
   }
 }
 
@@ -232,12 +247,13 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * `response` with a body that tells `ended` once it has been read to its end, failed (a timeout
  * or Ctrl-C aborts it) or been cancelled, however it is read: json(), text(), or as a stream.
  */
-function untilBodyEnds(response: Response, ended: () => void): Response {
+function untilBodyEnds(response: Response, ended: () => void, maxBytes?: number): Response {
   if (!response.body || NULL_BODY.has(response.status)) {
     ended();
     return response;
   }
   const reader = response.body.getReader();
+  let read = 0;
   const body = new ReadableStream<Uint8Array>({
     async pull(stream) {
       try {
@@ -245,6 +261,10 @@ function untilBodyEnds(response: Response, ended: () => void): Response {
         if (done) {
           ended();
           stream.close();
+        } else if (maxBytes !== undefined && (read += value.byteLength) > maxBytes) {
+          ended();
+          stream.error(new AnswerTooLarge(maxBytes));
+          void reader.cancel().catch(() => undefined);
         } else stream.enqueue(value);
       } catch (error) {
         ended();

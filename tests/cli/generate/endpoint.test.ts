@@ -107,3 +107,17 @@ async function stallingServer(onStall: () => void = () => undefined): Promise<{ 
   state.close = close;
   return state;
 }
+
+describe('an answer larger than the limit', () => {
+  it('is dropped as it arrives (README, "Limits": 4 MB), the slot failed with that reason, nothing stored', async () => {
+    // 6 MB of title: the endpoint's whole answer, where an article's is about 20 KB.
+    world.llm.reply = () => ({ content: JSON.stringify({ title: 'x'.repeat(6 * 1024 * 1024) }) });
+    const { opts } = libraryOptions(world, { count: 1, attempts: 1, concurrency: 1 });
+    const summary = (await generate(opts)) as RunSummary;
+    expect(summary.stored).toEqual([]);
+    expect(summary.failed).toEqual([
+      expect.objectContaining({ slot: 0, reason: expect.stringContaining('answer larger than 4 MB, the limit (see README, "Limits")') }),
+    ]);
+    expect(await bucketFiles(world)).toEqual([]);
+  });
+});
