@@ -19,6 +19,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { articleFile, articleFolder, displayPath } from '../shared/paths.ts';
 import pLimit from 'p-limit';
+import { environmentError } from '../shared/stageErrors.ts';
 import { FeltError, describeError } from '../shared/errors.ts';
 import { CONTENT_LOCALES, type ContentLocale } from '../shared/types.ts';
 import { LIMITS } from '../shared/limits.ts';
@@ -232,9 +233,13 @@ export async function pull(options: PullOptions): Promise<PullResult> {
   // (a bucket of articles a newer felt finds invalid) compared each name with every other: 30,000 names took 7 s
   // so, 7 ms at once (a script doing both on this project's machine), and the time grows as the square.
   const leftOut = new Set<string>();
+  // A full, read-only or refused disk fails every write after the first the same way: the pull stops there, with one
+  // line naming the folder, where it printed a failed line for each object left and then "no space left on the disk".
+  let machineFailure: FeltError | undefined;
   await Promise.all(
     jobs.map((job) =>
       limit(async () => {
+        if (machineFailure) return;
         const target = job.picture ? path.join(articlesRoot, 'images', job.locale, `${job.slug}.png`) : articleFile(articlesRoot, job.locale, job.slug);
         const leaveOut = (list: PullResult['skipped'], reason: string) => {
           list.push({ name: job.name, reason });
@@ -251,11 +256,20 @@ export async function pull(options: PullOptions): Promise<PullResult> {
           await checksums.wrote(target, job.picture ? `images/${job.locale}` : job.locale, job.slug, job.md5);
           progress.tick(`wrote ${target}`);
         } catch (error) {
-          leaveOut(result.failed, error instanceof Error ? error.message : String(error));
+          const machine = environmentError(error, { name: 'pulling articles', path: path.dirname(target) });
+          if (!machine) return leaveOut(result.failed, error instanceof Error ? error.message : String(error));
+          // The jobs still queued see it and end at once (clearQueue would leave their promises, and the pull, unsettled).
+          machineFailure ??= machine;
         }
       }),
     ),
   );
+  if (machineFailure) {
+    // What was written is whole and stays; its checksums are kept if the disk still takes them.
+    await checksums.save().catch(() => undefined);
+    progress.done();
+    throw machineFailure;
+  }
   if (leftOut.size > 0) result.download = result.download.filter((name) => !leftOut.has(name));
   for (const file of result.remove) {
     await rm(file, { force: true });
