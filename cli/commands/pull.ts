@@ -24,7 +24,10 @@ export function registerPull(program: Command): void {
       .option('--yes', 'with --delete, remove every local article even when the bucket lists none (refused otherwise)')
       .option('--force', 'replace (with --delete, remove) local articles changed here since the last pull; kept otherwise')
       .option('--dry-run', 'print the plan only')
-      .option('--snapshot', "take the articles from the bucket's packed state when more than 50 of a locale are to be downloaded (a fresh clone, a new runner), and keep that state current (state/ in the bucket)"),
+      .option(
+        '--snapshot',
+        "take the articles from the bucket's packed state when more than 50 of a locale are to be downloaded (a fresh clone, a new runner), and keep that state current (state/ in the bucket)",
+      ),
   ).action(async (flags: Flags) => {
     if (flags.env !== 'prod' && flags.env !== 'dev') throw new FeltError('BAD_OPTION', `--env must be prod or dev, not "${flags.env}"`);
     const reporter = reporterFor(flags);
