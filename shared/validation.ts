@@ -167,7 +167,15 @@ export function fieldsAt(schema: z.ZodType, path: FieldPath): string[] | undefin
     const def = node?._zod.def as z.core.$ZodTypeDef & { shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
     if (!def) return undefined;
     const next: z.core.$ZodType | undefined =
-      def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : def.type === 'array' ? def.element : undefined;
+      def.type === 'object'
+        ? def.shape && Object.hasOwn(def.shape, String(key))
+          ? def.shape[String(key)]
+          : undefined
+        : def.type === 'record'
+          ? def.valueType
+          : def.type === 'array'
+            ? def.element
+            : undefined;
     node = next && unwrapped(next);
   }
   const def = node?._zod.def as (z.core.$ZodTypeDef & { shape?: Record<string, unknown> }) | undefined;
