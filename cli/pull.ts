@@ -226,7 +226,7 @@ export async function pull(options: PullOptions): Promise<PullResult> {
     const pictures = path.join(project.contentDir, 'images', locale);
     for (const name of await removeLeftoverTemporaries(pictures)) reporter.print(`removed ${path.join(pictures, name)}, left by an interrupted write`);
   }
-  const unusable = options.snapshot ? await takeFromSnapshots(jobs, locales, bucket, reporter, result) : new Set<string>();
+  const unusable = options.snapshot ? await takeFromSnapshots(jobs, locales, listings, bucket, reporter, result) : new Set<string>();
   const progress = reporter.progress('pull', jobs.length + result.remove.length);
   const limit = pLimit(16);
   // Taken out of `download` once, after the loop: filtered out one at a time, a pull whose every object was refused
@@ -291,11 +291,13 @@ export async function pull(options: PullOptions): Promise<PullResult> {
 async function takeFromSnapshots(
   jobs: { locale: ContentLocale; slug: string; md5: string; packed?: Buffer; picture?: boolean }[],
   locales: readonly ContentLocale[],
+  listings: ReadonlyMap<ContentLocale, readonly ObjectInfo[]>,
   bucket: Bucket,
   reporter: Reporter,
   result: PullResult,
 ): Promise<Set<string>> {
   const unusable = new Set<string>();
+  const listed = (locale: ContentLocale) => listings.get(locale)?.length ?? 0;
   for (const locale of locales) {
     // Articles only: a picture shares its article's slug, and the packs hold articles.
     const mine = jobs.filter((j) => j.locale === locale && !j.picture);
@@ -308,7 +310,7 @@ async function takeFromSnapshots(
         );
         continue;
       }
-      const packed = await readPack(bucket, manifest, new Map(mine.map((j) => [j.slug, j.md5])));
+      const packed = await readPack(bucket, manifest, new Map(mine.map((j) => [j.slug, j.md5])), listed(locale));
       for (const job of mine) job.packed = packed.get(job.slug);
       result.fromSnapshot += packed.size;
     } catch (error) {

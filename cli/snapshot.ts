@@ -95,9 +95,12 @@ export async function readManifest(bucket: Bucket, locale: string): Promise<Snap
 }
 
 /** slug → bytes of every packed article whose MD5 is the one wanted (the bucket's current one). */
-export async function readPack(bucket: Bucket, manifest: SnapshotManifest, wanted: ReadonlyMap<string, string>): Promise<Map<string, Buffer>> {
-  const bound = packBound(manifest);
-  const holds = `more than its manifest's ${manifest.articles.toLocaleString('en')} articles can fill`;
+export async function readPack(bucket: Bucket, manifest: SnapshotManifest, wanted: ReadonlyMap<string, string>, listed: number): Promise<Map<string, Buffer>> {
+  // The manifest's count, but no more than the bucket lists and a stale pack's allowance: whoever can write the
+  // bucket writes the manifest too, and a count of millions would lift the bound to gigabytes.
+  const articles = Math.min(manifest.articles, listed + staleAllowance(listed));
+  const bound = packBound({ articles });
+  const holds = `more than ${articles.toLocaleString('en')} articles can fill (its manifest's count, at most the ${listed.toLocaleString('en')} listed and ${staleAllowance(listed).toLocaleString('en')} more)`;
   const packed = await readOrRefuse(bucket, manifest.pack, bound.packed, () =>
     stateProblem(bucket, manifest.pack, `is larger than ${formatBytes(bound.packed)}, ${holds}`),
   );
@@ -140,7 +143,12 @@ export function isStale(manifest: SnapshotManifest | undefined, listing: readonl
   const newest = BigInt(manifest.maxGeneration);
   const newer = listing.filter((o) => /^\d+$/.test(o.generation) && BigInt(o.generation) > newest).length;
   const gone = Math.max(0, manifest.articles - (listing.length - newer));
-  return newer + gone > Math.max(200, listing.length * 0.02);
+  return newer + gone > staleAllowance(listing.length);
+}
+
+/** How far a pack may be behind a listing of `listed` articles and still be used: max(200, 2 %). */
+function staleAllowance(listed: number): number {
+  return Math.max(200, Math.ceil(listed * 0.02));
 }
 
 /**

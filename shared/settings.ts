@@ -17,6 +17,8 @@ import { httpUrl, localized, siteUrl, slug, text } from './validation.ts';
 // Strict objects: a field felt does not know is an error naming it, not dropped without a word. A misspelt optional
 // field ("budjet") left the night without its spending cap, and `felt check` passed.
 export const siteSettingsSchema = z.strictObject({
+  /** An editor's JSON Schema reference ("$schema": "…"), which editors add by themselves: allowed, and not read. */
+  $schema: z.string().optional(),
   title: text,
   tagline: localized,
   brand: slug,
@@ -52,7 +54,7 @@ export const siteSettingsSchema = z.strictObject({
     breaker: z.number().int().min(1).optional(),
     /** Optional: a cover picture per article from the provider's images API (cli/generate/images.ts). */
     images: z
-      .object({
+      .strictObject({
         model: text,
         size: z
           .string()

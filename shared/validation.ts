@@ -150,7 +150,9 @@ export function issueProblems(error: z.ZodError, file: string, lineOf: (path: Fi
 }
 
 /** What to do about a field felt does not know: the field it misspells, or the fields there are. */
-export function unknownFieldHint(key: string, known: readonly string[] | undefined): string {
+export function unknownFieldHint(key: string, fields: readonly string[] | undefined): string {
+  // "$schema" (an editor's) is allowed where it is, but is no field to suggest.
+  const known = fields?.filter((name) => !name.startsWith('$'));
   if (!known?.length) return 'remove it';
   const meant = meantName(key, known);
   return meant ? `did you mean "${meant}"?` : `remove it; the fields here are ${known.map((name) => `"${name}"`).join(', ')}`;

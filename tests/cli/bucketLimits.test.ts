@@ -101,8 +101,23 @@ describe('a state snapshot (pull --snapshot)', () => {
       .split('\n')
       .filter((line) => line.includes('pack.gz'));
     expect(lines).toEqual([
-      "felt: gs://felt-test/state/articles-en_US.pack.gz unpacks to more than 1 MB, more than its manifest's 1 articles can fill. downloading the articles one by one instead; the next `felt pull --snapshot` rewrites it",
+      "felt: gs://felt-test/state/articles-en_US.pack.gz unpacks to more than 1 MB, more than 1 articles can fill (its manifest's count, at most the 51 listed and 200 more). downloading the articles one by one instead; the next `felt pull --snapshot` rewrites it",
     ]);
+  });
+
+  it("bounds a pack by the bucket's listing too: a manifest claiming millions of articles lifts no bound to gigabytes", async () => {
+    const bucket = bucketAt('felt-test');
+    await bucket.create();
+    // 256 MB of zeros (about 250 KB packed): within what a manifest of 1,000,000 articles allows, past what the
+    // 0 articles listed (and a stale pack's 200 more) can fill.
+    const pack = gzipSync(Buffer.alloc(256 * MB));
+    gcs.put('felt-test', 'state/articles-en_US.pack.gz', pack, { contentType: 'application/gzip' });
+    const claimed = JSON.parse(manifestOf(pack, 1_000_000)) as Parameters<typeof readPack>[1];
+    const refused = await failure(readPack(bucket, claimed, new Map(), 0));
+    expect((refused as FeltError).code).toBe('STATE_UNUSABLE');
+    expect((refused as FeltError).message).toMatch(
+      /^gs:\/\/felt-test\/state\/articles-en_US\.pack\.gz unpacks to more than 200\.\d MB, more than 200 articles can fill \(its manifest's count, at most the 0 listed and 200 more\)$/,
+    );
   });
 
   it('refuses a pack larger than its manifest’s articles can fill before unpacking it, and a manifest over its limit', async () => {
@@ -111,11 +126,11 @@ describe('a state snapshot (pull --snapshot)', () => {
     const pack = gzipSync(Buffer.alloc(MB, 'x'));
     gcs.put('felt-test', 'state/articles-en_US.pack.gz', Buffer.concat([pack, Buffer.alloc(8 * 1024)]), { contentType: 'application/gzip' });
     const empty = { ...(JSON.parse(manifestOf(pack, 0)) as object), articles: 0 } as Parameters<typeof readPack>[1];
-    const refused = await failure(readPack(bucket, empty, new Map()));
+    const refused = await failure(readPack(bucket, empty, new Map(), 0));
     expect(refused).toBeInstanceOf(FeltError);
     expect((refused as FeltError).code).toBe('STATE_UNUSABLE');
     expect((refused as FeltError).message).toBe(
-      "gs://felt-test/state/articles-en_US.pack.gz is larger than 2 KB, more than its manifest's 0 articles can fill",
+      "gs://felt-test/state/articles-en_US.pack.gz is larger than 2 KB, more than 0 articles can fill (its manifest's count, at most the 0 listed and 200 more)",
     );
 
     gcs.put('felt-test', manifestName('en_US'), manifestOf(pack, 1), { contentType: 'application/json', declaredSize: LIMITS.stateRecordBytes + 1 });

@@ -175,6 +175,20 @@ describe('fields felt does not know', () => {
     expect((await problemsOf(loadContent(dir))).sort()).toEqual(expected);
   });
 
+  it('in generation.images too, and an editor\'s "$schema" is allowed', async () => {
+    const { dir, text } = await withSiteJson((site) => {
+      site.$schema = 'https://example.com/felt-site.schema.json';
+      Object.assign(site.generation as Json, { images: { model: 'gpt-image-1', qualty: 'hd' } });
+    });
+    expect(await problemsOf(loadProject(dir))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `site\\.json:${lineOf(text, '"qualty"')} field "generation\\.images\\.qualty": generation\\.images\\.qualty is not a field felt knows \\(did you mean "quality"\\?\\)$`,
+        ),
+      ),
+    ]);
+  });
+
   it("in authors.json and categories.json too (an author's metaTitle for meta_title)", async () => {
     const dir = await fixtureCopy();
     const authors = JSON.parse(await readFile(path.join(dir, 'authors.json'), 'utf8')) as Json[];
