@@ -71,6 +71,23 @@ describe('client-side navigation', () => {
     await closePage(page);
   });
 
+  it('goes Back over a fragment of a page opened as its index.html without loading it again', async () => {
+    // A bucket serves /articles/x/index.html as it is: the router takes no such address, but Back from one of its
+    // own fragments (a contents link) only scrolls, as in any page.
+    const page = await open(site, `${ARTICLE}/index.html`);
+    const loads = documentLoads(page);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+    const section = await page.locator('.toc a').first().getAttribute('href');
+    await page.locator('.toc a').first().click();
+    await page.waitForFunction((hash) => location.hash === hash, section);
+    await page.goBack();
+    await page.waitForFunction(() => location.hash === '');
+    await page.waitForTimeout(300);
+    expect(loads).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+    await closePage(page);
+  });
+
   it('restores the scroll position on back and forward, and starts a new page at the top', async () => {
     const page = await open(site, '/');
     await page.evaluate(() => window.scrollTo({ top: 600, behavior: 'instant' }));

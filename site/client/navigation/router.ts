@@ -61,12 +61,13 @@ export class Router {
   }
 
   private onPop(): void {
+    const here = new URL(location.href);
+    this.scroll.popped();
+    if (pagePath(here) === this.current && here.search === this.currentSearch) return; // only the fragment changed
     // Back to an entry the browser loaded itself (an address the router does not take, "//host/x" among them): loaded
     // again as it was, never fetched as page data, whose paths would name another host.
-    const url = pageUrl(location.href);
+    const url = pageUrl(here.href);
     if (!url) return location.reload();
-    this.scroll.popped();
-    if (pagePath(url) === this.current && url.search === this.currentSearch) return; // only the fragment changed
     void this.navigate(url, 'pop');
   }
 
