@@ -246,7 +246,7 @@ async function deployRelease(options: DeployOptions, root: string): Promise<Depl
   else
     await removeLeftoversIn(
       bucket,
-      result.upload.map((name) => name.slice(0, name.lastIndexOf('/') + 1)),
+      [...result.upload, ...result.patch].map((name) => name.slice(0, name.lastIndexOf('/') + 1)),
       (line) => reporter.note(line),
     );
   const progress = reporter.progress('deploy', result.upload.length + result.patch.length + result.remove.length);

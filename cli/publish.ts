@@ -118,9 +118,6 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
   const uploadPhases = [byState('new'), byState('changed')];
   const deletions = byState('delete');
   const todo = byState('new').length + byState('changed').length + deletions.length;
-  // What a killed publish left half-written in production (a folder bucket's temporaries): a rerun clears it.
-  if (!options.dryRun && (await prod.exists()))
-    await removeLeftoversIn(prod, [...locales.flatMap((l) => [`articles/${l}/`, `images/${l}/`]), PUBLISH_RECORD], (line) => reporter.note(line));
   if (!todo || options.dryRun) return result;
   if (!options.yes) {
     const question = `Write ${plural(todo, 'article')} to production ${prod.location}? [y/N] `;
@@ -131,6 +128,9 @@ export async function publish(options: PublishOptions): Promise<PublishResult> {
     if (!(await options.confirm(question))) throw new FeltError('NOT_CONFIRMED', 'production not written: not confirmed');
   }
   if (!(await prod.exists())) await prod.create();
+  // What a killed publish left half-written in production (a folder bucket's temporaries): cleared by the next
+  // publish that writes, once it has its yes, never by one that only shows its plan or is answered no.
+  else await removeLeftoversIn(prod, [...locales.flatMap((l) => [`articles/${l}/`, `images/${l}/`]), PUBLISH_RECORD], (line) => reporter.note(line));
   result.written = true;
   const progress = reporter.progress('publish', todo);
   // Unchanged objects the record does not know as they are (published before it existed) are adopted as they are.

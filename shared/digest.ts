@@ -29,10 +29,11 @@ export function digestPieces(pieces: Iterable<Data>): string {
 }
 
 /**
- * The first `chars` hex characters of the pieces' SHA-256. Only for names felt has always published in hex: the
- * static query file that every page links and the build's compilation hash (16), the search index's folders that
- * its manifest lists (12). digest() would rename them: every page and the manifest made, uploaded and fetched
- * again by visitors who already hold them.
+ * The first `chars` hex characters of the pieces' SHA-256. Only for what felt has always kept in hex: the static
+ * query file that every page links and the build's compilation hash (16), the search index's folders that its
+ * manifest lists (12), and an article's digest (64), which the article cache and the dev overlay hold. digest()
+ * would rename them: every page and the manifest made, uploaded and fetched again by visitors who already hold them,
+ * and every cached article read again.
  */
 export function hexDigest(pieces: Iterable<Data>, chars: number): string {
   const hash = createHash('sha256');

@@ -13,6 +13,7 @@ import type { Command } from 'commander';
 import { FeltError } from '../../shared/errors.ts';
 import { EXIT } from '../../shared/exitCodes.ts';
 import type { GenerateOptions, RunSummary } from '../generate/run.ts';
+import { refusedCount } from '../generate/notWritten.ts';
 import { plural } from '../report.ts';
 import { runEditorial, type EditorialFlags } from './generateEditorial.ts';
 import { addCommonFlags, isoDateOption, positiveInt, reporterFor, storageChoice, type CommonFlags } from './pipelineOptions.ts';
@@ -86,11 +87,13 @@ export function registerGenerate(program: Command): void {
         const skipped = result.batches.flatMap((b) => (b.summary?.failed ?? []).map((f) => ({ batch: b.batchId, locale: b.summary!.locale, ...f })));
         for (const f of skipped) {
           reporter.note(
-            `skipped: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`,
+            `${f.cause === 'checks' ? 'skipped' : 'failed'}: ${f.locale} ${f.batch} slot ${f.slot + 1} (${f.category}/${f.subcategory}${f.slug ? `, slug "${f.slug}"` : ''}): ${f.reason}`,
           );
         }
         if (skipped.length) {
-          reporter.note(`felt: collect: ${plural(skipped.length, 'article')} skipped (listed above); felt generate --collect asks them again`);
+          reporter.note(
+            `felt: collect: ${plural(skipped.length, 'article')} not written, ${notWrittenCounts(skipped)} (listed above); felt generate --collect asks them again`,
+          );
           process.exitCode = EXIT.doneWithSkips;
         }
         return;
@@ -156,7 +159,7 @@ function report(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
     ? `; ${plural(usage.unreportedRequests, 'answer')} without a usable token count, about ${usage.estimatedPromptTokens + usage.estimatedCompletionTokens} tokens counted from the sizes${usage.failedRequests ? ' and the calls lost' : ''}`
     : '';
   // Skipped: an answer was judged and refused (the checks); failed: no answer to judge (the provider, the storage).
-  const refused = result.failed.filter((f) => f.cause === 'checks').length;
+  const refused = refusedCount(result.failed);
   reporter.print(
     `run ${result.runId}: ${result.stored.length} stored, ${refused} skipped, ${result.failed.length - refused} failed, ${result.alreadyDone} done before; ${usage.requests} requests${failedCalls}, ${usage.promptTokens} + ${usage.completionTokens} tokens${unreported}, ${cost}`,
   );
@@ -192,10 +195,9 @@ function endRun(result: RunSummary, reporter: ReturnType<typeof reporterFor>): v
   skippedLines();
   const left = result.notWritten ? `; ${plural(result.notWritten, 'article')} not written, a rerun of the same command writes them` : '';
   if (result.stopped?.reason === 'breaker') throw new FeltError('PROVIDER_OUTAGE', `generate ${result.stopped.message}${left}`);
-  const refused = result.failed.filter((f) => f.cause === 'checks').length;
-  const lost = result.failed.length - refused;
-  const counts = [refused ? `${refused} skipped` : '', lost ? `${lost} failed` : ''].filter(Boolean).join(' and ');
-  const skipped = result.failed.length ? `${plural(result.failed.length, 'article')} of ${result.planned} not written, ${counts} (listed above)` : '';
+  const skipped = result.failed.length
+    ? `${plural(result.failed.length, 'article')} of ${result.planned} not written, ${notWrittenCounts(result.failed)} (listed above)`
+    : '';
   // One line, whatever happened: skips, a stop at the budget, or both.
   if (result.stopped) reporter.note(`felt: generate${skipped ? `: ${skipped};` : ''} ${result.stopped.message}${left}`);
   else if (skipped) reporter.note(`felt: generate: ${skipped}; ${result.stored.length ? 'the others are stored' : 'none was stored'}`);
@@ -248,4 +250,11 @@ function positiveNumber(name: string) {
     if (!Number.isFinite(n) || n <= 0) throw new FeltError('BAD_OPTION', `${name} must be a number above 0, not "${value}"`);
     return n;
   };
+}
+
+/** "2 skipped and 1 failed": the articles not written, by why. */
+function notWrittenCounts(failed: readonly { cause: string }[]): string {
+  const refused = refusedCount(failed);
+  const lost = failed.length - refused;
+  return [refused ? `${refused} skipped` : '', lost ? `${lost} failed` : ''].filter(Boolean).join(' and ');
 }

@@ -17,6 +17,7 @@ import { scanExisting } from './existing.ts';
 import { Budget } from './budget.ts';
 import { BATCH_DISCOUNT, completionOf, costUsd, emptyUsage, Llm, llmEnv, type Completion } from './llm.ts';
 import { makePlan, planWithSlots } from './plan.ts';
+import { refusedCount } from './notWritten.ts';
 import { PromptBook } from './prompts.ts';
 import { loadLocaleRules } from './rules.ts';
 import { budgetOf, devBucket, prepare, summarise, workerContext, workerPool, type GenerateOptions, type Prepared, type RunSummary } from './run.ts';
@@ -202,7 +203,11 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
           outcome = { ...placeOf(slot, 0), status: 'failed', cause: isProviderFailure(error) ? 'provider' : 'other', reason };
         }
         outcomes.push(outcome);
-        progress.tick(outcome.status === 'stored' ? `stored ${outcome.object}` : `failed slot ${slot.index + 1}: ${outcome.reason}`);
+        progress.tick(
+          outcome.status === 'stored'
+            ? `stored ${outcome.object}`
+            : `${outcome.cause === 'checks' ? 'skipped' : 'failed'} slot ${slot.index + 1}: ${outcome.reason}`,
+        );
       }),
     ),
   );
@@ -211,7 +216,8 @@ async function collectOne(record: BatchRecord, bucket: Bucket, options: CollectO
   if (!summary.failed.length) await saveRecord(bucket, { ...record, status: 'collected', collectedAt: new Date().toISOString() });
   const cost = costUsd(llm.usage, project.settings.generation.prices[record.model]);
   reporter.print(
-    `batch ${record.batchId}: ${summary.stored.length} stored, ${summary.failed.length} failed, ${existing.done.size} stored before; ${summary.usage.promptTokens} + ${summary.usage.completionTokens} tokens, ${
+    // As a direct run counts them: skipped, an answer refused by the checks; failed, none to judge.
+    `batch ${record.batchId}: ${summary.stored.length} stored, ${refusedCount(summary.failed)} skipped, ${summary.failed.length - refusedCount(summary.failed)} failed, ${existing.done.size} stored before; ${summary.usage.promptTokens} + ${summary.usage.completionTokens} tokens, ${
       cost === undefined
         ? `cost unknown (no price for ${record.model} in site.json)`
         : `about $${cost.toFixed(4)} (batch answers at ${BATCH_DISCOUNT * 100}% of the price)`

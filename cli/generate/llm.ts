@@ -209,7 +209,7 @@ class FeltOpenAI extends OpenAI {
     }
     // A chat answer is read no further than its limit; the images API's (a picture in base64) and a batch's
     // results file are other reads, with limits of their own.
-    const maxBytes = String(url).endsWith('/chat/completions') ? LIMITS.answerBytes : undefined;
+    const maxBytes = new URL(url instanceof Request ? url.url : String(url)).pathname.endsWith('/chat/completions') ? LIMITS.answerBytes : undefined;
     const answer = untilBodyEnds(response, done, maxBytes);
     if (attempts && response.ok) {
       // The SDK reads the body after this returns, and does not retry when that fails: an answer

@@ -3,7 +3,7 @@
  * Checks here concern the file alone; checks across files (authors,
  * categories, duplicate slugs) are in crossCheck.ts.
  */
-import { createHash } from 'node:crypto';
+import { hexDigest } from '../../shared/digest.ts';
 import path from 'node:path';
 import type { Problem } from '../../shared/errors.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
@@ -110,7 +110,7 @@ export function parseArticle(source: string, file: string, folderLocale: Content
     entities,
     source: absolute,
     words: countWords(split.body),
-    digest: createHash('sha256').update(source).digest('hex'),
+    digest: hexDigest([source], 64),
   };
   return { article, body: split.body, problems };
 }

@@ -168,6 +168,6 @@ describe('felt command errors', () => {
   it('batch then collect through the CLI', async () => {
     expect(await felt('generate', '--locale', 'en_US', '--count', '2', '--batch')).toBe(0);
     expect(await felt('generate', '--collect')).toBe(0);
-    expect(printed.join('')).toMatch(/2 stored, 0 failed/);
+    expect(printed.join('')).toMatch(/2 stored, 0 skipped, 0 failed/);
   });
 });

@@ -74,7 +74,7 @@ describe('a failed article of a batch is skipped at collection', () => {
     const collected = await felt(world, 'generate', '--collect', '--attempts', '1');
     expect(collected.code).toBe(EXIT.doneWithSkips);
     expect(collected.stderr).toMatch(/^skipped: tr_TR batch_\d+ slot 2 \(\w+\/\w+, slug "article-tr-\d+-\w+"\): words ending in -tedir/m);
-    expect(collected.stderr).toContain('felt: collect: 1 article skipped (listed above); felt generate --collect asks them again');
+    expect(collected.stderr).toContain('felt: collect: 1 article not written, 1 skipped (listed above); felt generate --collect asks them again');
     expect(await bucketFiles(world, 'tr_TR')).toHaveLength(2);
   });
 });

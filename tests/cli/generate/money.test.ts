@@ -94,7 +94,7 @@ describe('the cost', () => {
     const summary = collected.batches[0]!.summary!;
     expect(summary.usage.costUsd).toBeCloseTo(2 * ANSWER_USD * 0.5, 10);
     expect(streams.out()).toMatch(
-      /batch batch_\d+: 2 stored, 0 failed, 0 stored before; 2000 \+ 1600 tokens, about \$0\.0006 \(batch answers at 50% of the price\)/,
+      /batch batch_\d+: 2 stored, 0 skipped, 0 failed, 0 stored before; 2000 \+ 1600 tokens, about \$0\.0006 \(batch answers at 50% of the price\)/,
     );
   });
 
