@@ -97,8 +97,8 @@ export function checkAnswer(raw: string, slot: Slot, meta: ArticleMeta, rules: L
   ];
   if (reasons.length) return { ok: false, reason: reasons.join('; '), slug: answer.slug };
   const file = articleFile(answer, slot, meta);
-  const { problems } = parseArticle(file, `${answer.slug}.md`, meta.locale);
-  if (problems.length) return { ok: false, reason: problems.map((p) => p.message).join('; '), slug: answer.slug };
+  const errors = parseArticle(file, `${answer.slug}.md`, meta.locale).problems.filter((p) => p.severity === 'error');
+  if (errors.length) return { ok: false, reason: errors.map((p) => p.message).join('; '), slug: answer.slug };
   return { ok: true, answer, file, signature, nearest };
 }
 

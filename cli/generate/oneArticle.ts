@@ -203,6 +203,6 @@ export async function promptTemplate(name: string, values: Record<string, string
 
 /** The file as it will be stored, fields added, read by the site's own parser once more. */
 export function checkFinalFile(file: string, slug: string, locale: ContentLocale): void {
-  const { problems } = parseArticle(file, `${slug}.md`, locale);
-  if (problems.length) throw new FeltError('INCOMPLETE', `${locale}/${slug}: the new text would not load: ${problems.map((p) => p.message).join('; ')}`);
+  const errors = parseArticle(file, `${slug}.md`, locale).problems.filter((p) => p.severity === 'error');
+  if (errors.length) throw new FeltError('INCOMPLETE', `${locale}/${slug}: the new text would not load: ${errors.map((p) => p.message).join('; ')}`);
 }

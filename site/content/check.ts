@@ -47,7 +47,7 @@ export async function checkContent(options: CheckOptions): Promise<CheckReport> 
   let content: SiteContent | undefined;
   try {
     // The build's article cache, read only: at 100,000 articles a check then reads and parses what changed, not every file.
-    content = await loadContent(options.contentDir, { cacheFile: articleCacheFile(options.contentDir), cacheReadOnly: true });
+    content = await loadContent(options.contentDir, { cacheFile: articleCacheFile(options.contentDir), cacheReadOnly: true, warnings: problems });
     problems.push(...contentRouteProblems(content));
     problems.push(...untranslated(content.settings.tagline, 'tagline', displayPath(path.join(options.contentDir, 'site.json'))));
     problems.push(...untranslatedCategories(content.categories, displayPath(path.join(options.contentDir, 'categories.json'))));

@@ -41,6 +41,8 @@ export interface LoadOptions {
    * is parsed: this thread would otherwise wait (`felt build` reads the served release's manifest then).
    */
   beside?: () => void;
+  /** Where the warnings go when there is no error (`felt check` lists them; a build has no use for them). */
+  warnings?: Problem[];
 }
 
 export async function loadContent(root: string, options: LoadOptions = {}): Promise<SiteContent> {
@@ -88,6 +90,7 @@ export async function loadContent(root: string, options: LoadOptions = {}): Prom
   }
   // Problems found across files carry a file and a field; their lines are read only now, when there are problems to print.
   if (problems.some((p) => p.severity === 'error') || !settings || !categories || !authors) throw new ContentError(sortProblems(await locateProblems(problems, root)));
+  options.warnings?.push(...sortProblems(problems));
   if (!options.cacheReadOnly) cache?.save();
   return withoutRetracted({ root, settings, categories, authors, pages, ads, articles, retracted });
 }
@@ -172,6 +175,8 @@ export async function loadArticles(
       if (parsed.article) {
         shareList(parsed.article);
         articles.push(parsed.article);
+        // Only an article without a word to say: one with a warning (a field felt does not read) is parsed again,
+        // so every `felt check` says it.
         if (parsed.problems.length === 0) cache?.set(full, size, mtimeMs, parsed.article);
       }
     }

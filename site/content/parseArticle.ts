@@ -9,6 +9,7 @@ import type { Problem } from '../../shared/errors.ts';
 import { LIMIT_HINT, LIMITS, tooLarge } from '../../shared/limits.ts';
 import type { Article, ContentLocale } from '../../shared/types.ts';
 import type { ArticleReferences } from './crossCheck.ts';
+import { unknownFieldHint } from '../../shared/validation.ts';
 import { countWords } from '../../shared/words.ts';
 import { readFrontmatter } from './frontmatter.ts';
 import { articleFrontmatterSchema } from './schemas.ts';
@@ -75,7 +76,7 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   const read = readFrontmatter(source, file, articleFrontmatterSchema, 'start the file with --- and the fields title, slug, description, author, date, locale, entities');
   if (!read.ok) return { problems: read.problems, references: read.split && referencesOf(read.split.data, file) };
   const { split, data: fm } = read;
-  const problems: Problem[] = [];
+  const problems: Problem[] = unknownFields(split.data, file, split.lineOf);
   const expectedSlug = path.basename(file, '.md');
   if (fm.slug !== expectedSlug) {
     problems.push(problem(`slug "${fm.slug}" differs from the file name "${expectedSlug}.md"`, { field: 'slug', line: split.lineOf(['slug']), hint: `rename the file to ${fm.slug}.md or change the slug` }));
@@ -113,6 +114,26 @@ export function parseArticle(source: string, file: string, folderLocale: Content
     digest: hexDigest([source], 64),
   };
   return { article, body: split.body, problems };
+}
+
+/**
+ * A warning for each frontmatter field felt does not read (`updted:` for `updated:`), naming the one it misspells.
+ * Not an error, as in settings: a field of an article's own is harmless to every build, but a misspelt one is lost
+ * without a word. An article with a warning is not kept in the article cache, so every `felt check` says it again.
+ */
+function unknownFields(data: Record<string, unknown>, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined): Problem[] {
+  const known = Object.keys(articleFrontmatterSchema.shape);
+  return Object.keys(data)
+    .filter((key) => !Object.hasOwn(articleFrontmatterSchema.shape, key))
+    .slice(0, LIMITS.problemsPerFile)
+    .map((key) => ({
+      file,
+      field: key,
+      line: lineOf([key]),
+      severity: 'warning' as const,
+      message: `${key} is not a field felt reads; it is left out`,
+      hint: unknownFieldHint(key, known),
+    }));
 }
 
 /** The fields other files are checked against, each only if it is valid on its own. */

@@ -96,8 +96,11 @@ describe('JSON', () => {
 });
 
 const FIELDS = VALID_FRONTMATTER;
+// The errors only: the extra fields these add are each a warning of their own (a field felt does not read).
 const parse = (extra: string) =>
-  parseArticle(`---\n${FIELDS.join('\n')}\n${extra}\n---\nText.\n`, 'articles/en_US/a-title.md', 'en_US').problems.map(formatProblem);
+  parseArticle(`---\n${FIELDS.join('\n')}\n${extra}\n---\nText.\n`, 'articles/en_US/a-title.md', 'en_US')
+    .problems.filter((problem) => problem.severity === 'error')
+    .map(formatProblem);
 
 describe('YAML frontmatter', () => {
   it('is refused when its block is over its limit, before it is parsed', () => {

@@ -13,7 +13,9 @@ import { checkContent } from '../../site/content/check.ts';
 import { checkUiLocales } from '../../site/content/checkLocales.ts';
 import { parseJson } from '../../shared/jsonSource.ts';
 import { LOCALES_DIR } from '../../shared/paths.ts';
-import { BUNDLED_CONTENT, fixtureCopy, tempDir } from './helpers.ts';
+import { BUNDLED_CONTENT, FIXTURE_SITE, fixtureCopy, tempDir } from './helpers.ts';
+
+const FIXTURE_ARTICLES = path.join(FIXTURE_SITE, 'articles', 'en_US');
 
 describe('checkContent', () => {
   it('finds nothing wrong with the bundled content and UI strings', async () => {
@@ -99,6 +101,29 @@ describe('a file with problems of its own and across files (issue 18, item 6)', 
       'two-rounds.md:6 date',
       'two-rounds.md:8 entities',
     ]);
+  });
+});
+
+describe('a frontmatter field felt does not read', () => {
+  it('is a warning at its line naming the field it misspells, in every felt check (not cached away), and the build goes on', async () => {
+    const source = (await readFile(path.join(FIXTURE_ARTICLES, 'first-steps.md'), 'utf8')).replace('\ndate: ', '\nupdted: 2026-03-01\nmood: sunny\ndate: ');
+    const dir = await fixtureCopy({ 'articles/en_US/first-steps.md': source });
+    const line = source.split('\n').indexOf('updted: 2026-03-01') + 1;
+    const expected = [
+      `${path.join('articles', 'en_US', 'first-steps.md')}:${line} field "updted": updted is not a field felt reads; it is left out (did you mean "updated"?)`,
+      expect.stringMatching(
+        /first-steps\.md:\d+ field "mood": mood is not a field felt reads; it is left out \(remove it; the fields here are "title", "slug", /,
+      ),
+    ];
+    for (const run of [1, 2]) {
+      const report = await checkContent({ contentDir: dir });
+      expect(report.ok, `run ${run}`).toBe(true);
+      expect(
+        report.problems.filter((p) => p.severity === 'warning' && p.file.includes('first-steps')).map((p) => formatProblem(p).replace(`${dir}${path.sep}`, '')),
+        `run ${run}`,
+      ).toEqual(expected);
+      if (run === 1) await buildSite({ contentDir: dir, outDir: path.join(await tempDir(), 'dist') });
+    }
   });
 });
 
