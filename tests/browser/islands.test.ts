@@ -144,6 +144,9 @@ describe('search', () => {
     const menuOrder = await page.locator('.menu-category-title').allTextContents();
     expect([...groups].sort((a, b) => menuOrder.indexOf(a) - menuOrder.indexOf(b))).toEqual(groups);
     expect(await page.locator('.search-group >> nth=0 >> .search-subgroup-title').count()).toBeGreaterThan(0);
+    // Named groups for a screen reader, and no heading of theirs ahead of the page's h1 (the results sit in the header).
+    expect((await page.locator('.search-results').ariaSnapshot()).split('\n')).toContainEqual(expect.stringMatching(/^\s+- group "[^"]+":$/));
+    expect(await page.evaluate(() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].findIndex((h) => h.tagName === 'H1'))).toBe(0);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -69,16 +69,18 @@ export function SearchResults({ id, query, hits, more, loading, failed, menu, st
         </div>
       )}
       {groupHits(hits, menu).map((group) => (
-        // A group, not a region: as landmarks the groups would repeat the names of the page's own category sections (axe landmark-unique).
+        // A group, not a region: as landmarks the groups would repeat the names of the page's own category sections
+        // (axe landmark-unique). Named groups, not headings: the results sit in the header, before the page's h1, and
+        // headings there put an h2 and h3 ahead of it in the page's outline.
         <section key={group.key} className="search-group" role="group" aria-label={plainName(group.title)}>
-          <h2 className="search-group-title">
+          <p className="search-group-title" aria-hidden="true">
             <Decorated text={group.title} />
-          </h2>
+          </p>
           {group.subgroups.map((sub) => (
-            <div key={sub.key} className="search-subgroup">
-              <h3 className="search-subgroup-title">
+            <div key={sub.key} className="search-subgroup" role="group" aria-label={plainName(sub.title)}>
+              <p className="search-subgroup-title" aria-hidden="true">
                 <Decorated text={sub.title} />
-              </h3>
+              </p>
               <ul>
                 {sub.hits.map((hit) => (
                   <li key={hit.slug}>
