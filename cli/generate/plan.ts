@@ -17,8 +17,7 @@
  */
 import { FeltError } from '../../shared/errors.ts';
 import type { CategoryNode, ContentLocale } from '../../shared/types.ts';
-import { OTHER } from '../../site/model/categoryIndex.ts';
-import { findNode } from './categoryTypes.ts';
+import { OTHER, findNode } from '../../site/model/categoryIndex.ts';
 
 export interface Target {
   category: CategoryNode;

@@ -79,13 +79,13 @@ function camel(name: string): string {
   return key;
 }
 
-/** Resolves an article's entities against the configured categories. */
 /** Whether placeArticle() files the article anywhere, without making its placements. */
 export function isPlaceable(article: Pick<Article, 'entities'>, categories: CategoryNode[]): boolean {
   const lookup = lookupFor(categories);
   return article.entities.some((entity) => lookup.get(camel(entity.category))?.other !== undefined);
 }
 
+/** Resolves an article's entities against the configured categories. */
 export function placeArticle(article: Pick<Article, 'entities'>, categories: CategoryNode[]): Placement[] {
   const lookup = lookupFor(categories);
   const placements: Placement[] = [];
@@ -155,4 +155,13 @@ function indexEntries(articles: Article[], index: Pick<CategoryIndex, 'placement
 /** Articles are filed one at a time, so a repeat can only be the last element. */
 function pushOnce(list: string[], id: string): void {
   if (list[list.length - 1] !== id) list.push(id);
+}
+
+/**
+ * A configured category or subcategory among `nodes`, found by a name as an operator or the generation input writes
+ * it: its key in any case shape ("betting-strategies", "bettingStrategies") or its slug.
+ */
+export function findNode(nodes: CategoryNode[], wanted: string): CategoryNode | undefined {
+  const key = toCamelCase(wanted);
+  return nodes.find((n) => n.key === wanted || n.slug === wanted || n.key === key);
 }
