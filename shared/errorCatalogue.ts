@@ -7,6 +7,7 @@
  * Shaped after Astro's errors-data.ts ({ title, message, hint }), kept to
  * short lowercase phrases because the CLI prints one line: "message. hint".
  */
+import { LIMIT_HINT } from './limits.ts';
 
 export interface ErrorEntry<Code extends string = string> {
   code: Code;
@@ -40,7 +41,7 @@ const entries = {
   ARTICLE_VANISHED: { title: 'An article disappeared during the build', hint: 'do not move or delete articles during a build; run it again' },
   CATEGORY_WITHOUT_OTHER: { title: 'A category has no "other" subcategory', hint: 'add one, or pass --subcategory' },
   LOCALE_MISSING: { title: 'A UI strings file is missing', hint: 'restore locales/en.json: every UI string comes from it' },
-  LOCALE_INVALID: { title: 'A UI strings file is not valid JSON', hint: 'fix the JSON syntax' },
+  LOCALE_INVALID: { title: 'A UI strings file is not valid', hint: 'fix the lines named: strict JSON, each value a string (locales/en.json has every key)' },
   RULES_UNREADABLE: { title: 'The generation rules cannot be read', hint: 'restore locales/generation from the repository' },
   RULES_INVALID: { title: 'The generation rules are invalid', hint: 'fix the field named in locales/generation/' },
   PROMPT_MISSING: { title: 'A prompt template is missing', hint: 'restore it from the repository (see prompts/README.md)' },
@@ -83,7 +84,7 @@ const entries = {
     title: 'The publish record cannot be read',
     hint: 'restore it, or delete it to start a new record (production changes made before are then not detected)',
   },
-  OBJECT_TOO_LARGE: { title: 'An object is larger than felt reads', hint: 'replace or remove the object in the bucket (see README, "Limits")' },
+  OBJECT_TOO_LARGE: { title: 'An object is larger than felt reads', hint: `replace or remove the object in the bucket (${LIMIT_HINT})` },
   STORAGE_BAD_BUCKET: { title: 'Not a valid bucket name', hint: 'use lowercase letters, digits, dots, hyphens and underscores' },
   STORAGE_BAD_NAME: {
     title: 'Not an object name the bucket accepts',
