@@ -9,7 +9,7 @@
  */
 import { FeltError } from '../shared/errors.ts';
 import { LIMIT_HINT, LIMITS, formatBytes } from '../shared/limits.ts';
-import { isNotFound, isPreconditionFailed, isTooLarge } from './storage/errors.ts';
+import { isNotFound, isPreconditionFailed, readOrRefuse } from './storage/errors.ts';
 import { compareNames } from './storage/nameRanges.ts';
 import type { Bucket } from './storage/types.ts';
 
@@ -41,11 +41,10 @@ export async function readPublishRecord(prod: Bucket): Promise<PublishRecord> {
   if (info.size > LIMITS.stateRecordBytes) throw tooLarge();
   let data: Buffer;
   try {
-    data = await prod.read(PUBLISH_RECORD, { maxBytes: LIMITS.stateRecordBytes });
+    data = await readOrRefuse(prod, PUBLISH_RECORD, LIMITS.stateRecordBytes, tooLarge);
   } catch (error) {
     // Deleted between the stat and the read: as if there were none.
     if (isNotFound(error)) return { objects: undefined, generation: '0' };
-    if (isTooLarge(error)) throw tooLarge();
     throw error;
   }
   let objects: Map<string, RecordEntry> | undefined;

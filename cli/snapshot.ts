@@ -26,7 +26,7 @@ import { z } from 'zod';
 import { FeltError } from '../shared/errors.ts';
 import { LIMITS, formatBytes } from '../shared/limits.ts';
 import { md5Base64 } from './storage/checksum.ts';
-import { isTooLarge } from './storage/errors.ts';
+import { readOrRefuse } from './storage/errors.ts';
 import type { Bucket, ObjectInfo } from './storage/types.ts';
 
 const PACK_FORMAT = 'felt-articles-pack/1';
@@ -98,9 +98,10 @@ export async function readManifest(bucket: Bucket, locale: string): Promise<Snap
 export async function readPack(bucket: Bucket, manifest: SnapshotManifest, wanted: ReadonlyMap<string, string>, listed: number): Promise<Map<string, Buffer>> {
   // The manifest's count, but no more than the bucket lists and a stale pack's allowance: whoever can write the
   // bucket writes the manifest too, and a count of millions would lift the bound to gigabytes.
-  const articles = Math.min(manifest.articles, listed + staleAllowance(listed));
+  const allowance = staleAllowance(listed);
+  const articles = Math.min(manifest.articles, listed + allowance);
   const bound = packBound({ articles });
-  const holds = `more than ${articles.toLocaleString('en')} articles can fill (its manifest's count, at most the ${listed.toLocaleString('en')} listed and ${staleAllowance(listed).toLocaleString('en')} more)`;
+  const holds = `more than ${articles.toLocaleString('en')} articles can fill (its manifest's count, at most the ${listed.toLocaleString('en')} listed and ${allowance.toLocaleString('en')} more)`;
   const packed = await readOrRefuse(bucket, manifest.pack, bound.packed, () =>
     stateProblem(bucket, manifest.pack, `is larger than ${formatBytes(bound.packed)}, ${holds}`),
   );
@@ -187,15 +188,6 @@ export async function writeSnapshot(
   };
   await bucket.write(manifestName(locale), Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), { contentType: 'application/json' });
   return manifest;
-}
-
-/** The object's bytes, at most `maxBytes` of them; one larger is refused with `refusal()`. */
-async function readOrRefuse(bucket: Bucket, name: string, maxBytes: number, refusal: () => FeltError): Promise<Buffer> {
-  try {
-    return await bucket.read(name, { maxBytes });
-  } catch (error) {
-    throw isTooLarge(error) ? refusal() : error;
-  }
 }
 
 function stateProblem(bucket: Bucket, name: string, what: string): FeltError {

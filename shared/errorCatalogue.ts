@@ -41,7 +41,7 @@ const entries = {
   ARTICLE_VANISHED: { title: 'An article disappeared during the build', hint: 'do not move or delete articles during a build; run it again' },
   CATEGORY_WITHOUT_OTHER: { title: 'A category has no "other" subcategory', hint: 'add one, or pass --subcategory' },
   LOCALE_MISSING: { title: 'A UI strings file is missing', hint: 'restore locales/en.json: every UI string comes from it' },
-  LOCALE_INVALID: { title: 'A UI strings file is not valid', hint: 'fix the lines named: strict JSON, each value a string (locales/en.json has every key)' },
+  LOCALE_INVALID: { title: 'A UI strings file is not valid', hint: 'fix each line named: every value is a UI string in double quotes' },
   RULES_UNREADABLE: { title: 'The generation rules cannot be read', hint: 'restore locales/generation from the repository' },
   RULES_INVALID: { title: 'The generation rules are invalid', hint: 'fix the field named in locales/generation/' },
   PROMPT_MISSING: { title: 'A prompt template is missing', hint: 'restore it from the repository (see prompts/README.md)' },

@@ -41,8 +41,6 @@ export async function readJsonFile<S extends z.ZodType>(
 export interface OwnFileErrors {
   missing: ErrorCode;
   invalid: ErrorCode;
-  /** Said after the problems instead of the invalid code's hint. */
-  invalidHint?: string;
 }
 
 /**
@@ -60,7 +58,7 @@ export async function readOwnJsonFile<S extends z.ZodType>(
   const read = await readValidated(file, schema, problems, options);
   if (read.kind === 'value') return read.value;
   if (read.kind === 'missing') throw new FeltError(errors.missing, 'is missing', { file: displayPath(file) });
-  throw new FeltError(errors.invalid, problems.map(formatProblem).join('; '), { hint: errors.invalidHint });
+  throw new FeltError(errors.invalid, problems.map(formatProblem).join('; '));
 }
 
 type Validated<T> = { kind: 'value'; value: T } | { kind: 'missing' } | { kind: 'refused' };

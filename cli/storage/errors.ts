@@ -4,7 +4,7 @@
  * credentials, and the CLI prints one line.
  */
 import { FeltError } from '../../shared/errors.ts';
-import { LIMIT_HINT, formatBytes } from '../../shared/limits.ts';
+import { formatBytes } from '../../shared/limits.ts';
 import type { Bucket } from './types.ts';
 
 export const PRECONDITION_FAILED = 'STORAGE_PRECONDITION_FAILED';
@@ -43,14 +43,12 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof FeltError && error.code === NOT_FOUND;
 }
 
-/** The refusal of an object past a read's `maxBytes`. */
+/** The refusal of an object past a read's `maxBytes` (the catalogue's hint says what to do). */
 export function objectTooLarge(where: string, maxBytes: number): FeltError {
-  return new FeltError(TOO_LARGE, `${where} is larger than the limit of ${formatBytes(maxBytes)}, whatever its listing says`, {
-    hint: `replace or remove the object in the bucket (${LIMIT_HINT})`,
-  });
+  return new FeltError(TOO_LARGE, `${where} is larger than the limit of ${formatBytes(maxBytes)}, whatever its listing says`);
 }
 
-export function isTooLarge(error: unknown): boolean {
+function isTooLarge(error: unknown): boolean {
   return error instanceof FeltError && error.code === TOO_LARGE;
 }
 
@@ -62,4 +60,11 @@ export async function readWithin(bucket: Bucket, name: string, maxBytes: number)
     if (isTooLarge(error)) return undefined;
     throw error;
   }
+}
+
+/** An object's bytes, at most `maxBytes` of them; one larger is refused with the caller's own error, `refusal()`. */
+export async function readOrRefuse(bucket: Bucket, name: string, maxBytes: number, refusal: () => FeltError): Promise<Buffer> {
+  const data = await readWithin(bucket, name, maxBytes);
+  if (!data) throw refusal();
+  return data;
 }

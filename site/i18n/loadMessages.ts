@@ -16,7 +16,7 @@ export async function loadMessages(dir = LOCALES_DIR): Promise<Record<UiLocale, 
     all[ui] = await readOwnJsonFile(
       path.join(dir, `${ui}.json`),
       messagesSchema,
-      { missing: 'LOCALE_MISSING', invalid: 'LOCALE_INVALID', invalidHint: 'fix each line named: every value is a UI string in double quotes' },
+      { missing: 'LOCALE_MISSING', invalid: 'LOCALE_INVALID' },
       // A file of UI strings is bounded as a settings file is: far above what one needs.
       { root: dir, maxBytes: LIMITS.settingsBytes, ...(ui === 'en' ? {} : { fallback: {} }) },
     );
