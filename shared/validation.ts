@@ -163,25 +163,29 @@ export function unknownFieldHint(key: string, fields: readonly string[] | undefi
  * records and lists), or undefined where it expects no object with named fields. Read from zod's definitions
  * (`_zod.def`, its documented way in), so a settings file's hint names the fields as the schema has them.
  */
-export function fieldsAt(schema: z.ZodType, path: FieldPath): string[] | undefined {
+function fieldsAt(schema: z.ZodType, path: FieldPath): string[] | undefined {
   let node: z.core.$ZodType | undefined = unwrapped(schema);
   for (const key of path) {
-    const def = node?._zod.def as z.core.$ZodTypeDef & { shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
-    if (!def) return undefined;
-    const next: z.core.$ZodType | undefined =
-      def.type === 'object'
-        ? def.shape && Object.hasOwn(def.shape, String(key))
-          ? def.shape[String(key)]
-          : undefined
-        : def.type === 'record'
-          ? def.valueType
-          : def.type === 'array'
-            ? def.element
-            : undefined;
+    const next: z.core.$ZodType | undefined = node && childAt(node, String(key));
     node = next && unwrapped(next);
   }
   const def = node?._zod.def as (z.core.$ZodTypeDef & { shape?: Record<string, unknown> }) | undefined;
   return def?.type === 'object' && def.shape ? Object.keys(def.shape) : undefined;
+}
+
+/** What a schema expects under `key`: an object's own field of that name, a record's values, a list's items. */
+function childAt(node: z.core.$ZodType, key: string): z.core.$ZodType | undefined {
+  const def = node._zod.def as z.core.$ZodTypeDef & { shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
+  switch (def.type) {
+    case 'object':
+      return def.shape && Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    case 'record':
+      return def.valueType;
+    case 'array':
+      return def.element;
+    default:
+      return undefined;
+  }
 }
 
 function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {

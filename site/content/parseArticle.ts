@@ -116,13 +116,14 @@ export function parseArticle(source: string, file: string, folderLocale: Content
   return { article, body: split.body, problems };
 }
 
+const FRONTMATTER_FIELDS = Object.keys(articleFrontmatterSchema.shape);
+
 /**
  * A warning for each frontmatter field felt does not read (`updted:` for `updated:`), naming the one it misspells.
  * Not an error, as in settings: a field of an article's own is harmless to every build, but a misspelt one is lost
  * without a word. An article with a warning is not kept in the article cache, so every `felt check` says it again.
  */
 function unknownFields(data: Record<string, unknown>, file: string, lineOf: (path: readonly PropertyKey[]) => number | undefined): Problem[] {
-  const known = Object.keys(articleFrontmatterSchema.shape);
   return Object.keys(data)
     .filter((key) => !Object.hasOwn(articleFrontmatterSchema.shape, key))
     .slice(0, LIMITS.problemsPerFile)
@@ -132,7 +133,7 @@ function unknownFields(data: Record<string, unknown>, file: string, lineOf: (pat
       line: lineOf([key]),
       severity: 'warning' as const,
       message: `${key} is not a field felt reads; it is left out`,
-      hint: unknownFieldHint(key, known),
+      hint: unknownFieldHint(key, FRONTMATTER_FIELDS),
     }));
 }
 
